@@ -1,0 +1,65 @@
+package io.swag.core;
+
+/**
+ * An aggregation in the lift / combine / lower form of the papers (Tangwongsan et al., VLDB 2015,
+ * Table 1): {@code lift} turns one input into a partial aggregate, {@code combine} is an
+ * associative operator with identity {@link #identity()}, and {@code lower} turns a partial
+ * aggregate into the result.
+ *
+ * <p>{@code combine} need not be commutative nor invertible; every swag algorithm calls it with the
+ * older partial on the left. Partials are treated as immutable values: {@code combine} must return a
+ * new partial (or one of its arguments unchanged) and never modify its arguments.
+ *
+ * <p>This generic form boxes. The built-in numeric functions also provide a primitive store
+ * ({@link #newPartials()}) so that the aggregators run on {@code double[]}/{@code long[]} without
+ * allocating per record.
+ *
+ * @param <IN> input type
+ * @param <ACC> partial aggregate type
+ * @param <OUT> result type
+ */
+public interface AggregateFunction<IN, ACC, OUT> {
+
+  /** Short name, e.g. {@code "max"}; the name used by {@link io.swag.core.fn.Functions#byName}. */
+  String name();
+
+  /** The identity element: {@code combine(identity(), x) == combine(x, identity()) == x}. */
+  ACC identity();
+
+  /** The partial aggregate of a single input. {@code arg} is the input's time or sequence number. */
+  ACC lift(IN value, long arg);
+
+  /** Associative: {@code combine(combine(a, b), c) == combine(a, combine(b, c))}; {@code a} is older. */
+  ACC combine(ACC older, ACC newer);
+
+  /** The result of a partial aggregate. */
+  OUT lower(ACC partial);
+
+  /** Whether {@code combine(a, b) == combine(b, a)} for all partials. */
+  default boolean isCommutative() {
+    return false;
+  }
+
+  /** Whether {@link #inverse} is supported. */
+  default boolean isInvertible() {
+    return false;
+  }
+
+  /** For invertible functions: {@code inverse(combine(a, b), a) == b} (removes the older part {@code a}). */
+  default ACC inverse(ACC whole, ACC older) {
+    throw new UnsupportedOperationException("function '" + name() + "' is not invertible");
+  }
+
+  /** Relative cost of one combine, used by the planner (1 = a few machine instructions). */
+  default int combineCost() {
+    return 10;
+  }
+
+  /**
+   * A store of partial aggregates for this function, addressed by slot. The default boxes every
+   * partial as an object; built-in numeric functions override it with primitive stores.
+   */
+  default Partials newPartials() {
+    return new ObjectPartials<>(this);
+  }
+}

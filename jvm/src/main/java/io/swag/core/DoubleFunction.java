@@ -1,0 +1,108 @@
+package io.swag.core;
+
+import java.util.Arrays;
+
+/**
+ * A function whose partial aggregate is a fixed number ({@link #width()}) of doubles, computed
+ * in place inside a shared {@code double[]}. Subclasses implement the kernel methods on offsets;
+ * the generic {@link AggregateFunction} methods (which allocate) are derived from them.
+ *
+ * <p>Kernel contract: {@code combine(a, dst, older, newer)} must read both operands before it
+ * writes, because {@code dst} may equal {@code older} or {@code newer}.
+ */
+public abstract class DoubleFunction implements AggregateFunction<Object, double[], Object> {
+  private final String name;
+  private final int width;
+
+  protected DoubleFunction(String name, int width) {
+    this.name = name;
+    this.width = width;
+  }
+
+  @Override
+  public final String name() {
+    return name;
+  }
+
+  /** Doubles per partial aggregate. */
+  public final int width() {
+    return width;
+  }
+
+  /** Writes the identity at {@code a[o .. o+width)}. */
+  public abstract void identity(double[] a, int o);
+
+  /** Writes {@code lift(x)} at {@code a[o .. o+width)}; {@code x} is never NaN. */
+  public abstract void lift(double x, long arg, double[] a, int o);
+
+  /** {@code a[dst..] = a[older..] ⊕ a[newer..]} (offsets, not slots). */
+  public abstract void combine(double[] a, int dst, int older, int newer);
+
+  /** {@code a[dst..] = a[whole..] ⊖ a[older..]} for invertible functions. */
+  public void inverse(double[] a, int dst, int whole, int older) {
+    throw new UnsupportedOperationException("function '" + name + "' is not invertible");
+  }
+
+  /** The result for the partial at {@code a[o..]}. */
+  public abstract Object lower(double[] a, int o);
+
+  /** The numeric result for the partial at {@code a[o..]} (NaN for none). */
+  public double lowerDouble(double[] a, int o) {
+    Object r = lower(a, o);
+    return r == null ? Double.NaN : ((Number) r).doubleValue();
+  }
+
+  @Override
+  public Partials newPartials() {
+    return new DoublePartials(this);
+  }
+
+  // ---- generic (allocating) form, derived from the kernel ----
+
+  @Override
+  public final double[] identity() {
+    double[] r = new double[width];
+    identity(r, 0);
+    return r;
+  }
+
+  @Override
+  public final double[] lift(Object value, long arg) {
+    double[] r = new double[width];
+    lift(Inputs.toDouble(name, value), arg, r, 0);
+    return r;
+  }
+
+  @Override
+  public final double[] combine(double[] older, double[] newer) {
+    double[] r = new double[2 * width];
+    System.arraycopy(older, 0, r, 0, width);
+    System.arraycopy(newer, 0, r, width, width);
+    combine(r, 0, 0, width);
+    return Arrays.copyOf(r, width);
+  }
+
+  @Override
+  public final double[] inverse(double[] whole, double[] older) {
+    double[] r = new double[2 * width];
+    System.arraycopy(whole, 0, r, 0, width);
+    System.arraycopy(older, 0, r, width, width);
+    inverse(r, 0, 0, width);
+    return Arrays.copyOf(r, width);
+  }
+
+  @Override
+  public final Object lower(double[] partial) {
+    return lower(partial, 0);
+  }
+
+  @Override
+  public int combineCost() {
+    return 1;
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

@@ -1,0 +1,115 @@
+package io.swag.core;
+
+import java.util.Arrays;
+
+/**
+ * A function whose partial aggregate is a fixed number ({@link #width()}) of longs, computed in
+ * place inside a shared {@code long[]} (counts, Bloom filter words, count-min counters, or a double
+ * stored as its bits beside a long argument). Same kernel contract as {@link DoubleFunction}.
+ */
+public abstract class LongFunction implements AggregateFunction<Object, long[], Object> {
+  private final String name;
+  private final int width;
+
+  protected LongFunction(String name, int width) {
+    this.name = name;
+    this.width = width;
+  }
+
+  @Override
+  public final String name() {
+    return name;
+  }
+
+  /** Longs per partial aggregate. */
+  public final int width() {
+    return width;
+  }
+
+  public abstract void identity(long[] a, int o);
+
+  /** Writes {@code lift(x)} for a double input ({@code x} is never NaN). */
+  public abstract void liftDouble(double x, long arg, long[] a, int o);
+
+  /** Writes {@code lift(x)} for a long input. */
+  public abstract void liftLong(long x, long arg, long[] a, int o);
+
+  /** Writes {@code lift(x)} for any other input; default: numbers only. */
+  public void liftObject(Object x, long arg, long[] a, int o) {
+    if (x instanceof Long || x instanceof Integer || x instanceof Short || x instanceof Byte) {
+      liftLong(((Number) x).longValue(), arg, a, o);
+    } else {
+      double d = Inputs.toDouble(name, x);
+      liftDouble(d, arg, a, o);
+    }
+  }
+
+  public abstract void combine(long[] a, int dst, int older, int newer);
+
+  public void inverse(long[] a, int dst, int whole, int older) {
+    throw new UnsupportedOperationException("function '" + name + "' is not invertible");
+  }
+
+  public abstract Object lower(long[] a, int o);
+
+  public double lowerDouble(long[] a, int o) {
+    Object r = lower(a, o);
+    return r == null ? Double.NaN : ((Number) r).doubleValue();
+  }
+
+  @Override
+  public Partials newPartials() {
+    return new LongPartials(this);
+  }
+
+  @Override
+  public final long[] identity() {
+    long[] r = new long[width];
+    identity(r, 0);
+    return r;
+  }
+
+  @Override
+  public final long[] lift(Object value, long arg) {
+    long[] r = new long[width];
+    if (value instanceof Double || value instanceof Float) {
+      liftDouble(Inputs.toDouble(name, value), arg, r, 0);
+    } else {
+      liftObject(value, arg, r, 0);
+    }
+    return r;
+  }
+
+  @Override
+  public final long[] combine(long[] older, long[] newer) {
+    long[] r = new long[2 * width];
+    System.arraycopy(older, 0, r, 0, width);
+    System.arraycopy(newer, 0, r, width, width);
+    combine(r, 0, 0, width);
+    return Arrays.copyOf(r, width);
+  }
+
+  @Override
+  public final long[] inverse(long[] whole, long[] older) {
+    long[] r = new long[2 * width];
+    System.arraycopy(whole, 0, r, 0, width);
+    System.arraycopy(older, 0, r, width, width);
+    inverse(r, 0, 0, width);
+    return Arrays.copyOf(r, width);
+  }
+
+  @Override
+  public final Object lower(long[] partial) {
+    return lower(partial, 0);
+  }
+
+  @Override
+  public int combineCost() {
+    return width;
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

@@ -1,0 +1,72 @@
+package io.swag.core;
+
+/**
+ * A growable array of partial aggregates of one {@link AggregateFunction}, addressed by slot index.
+ *
+ * <p>Every aggregator in swag is written once against this class: it moves slot indices around and
+ * asks the store to {@link #combine}, {@link #copy} or {@link #lift} into slots. The store decides the
+ * representation: a {@code double[]} or {@code long[]} with a fixed number of words per partial for
+ * numeric functions (no boxing, no allocation per record), or an {@code Object[]} for sketches and
+ * other object partials.
+ *
+ * <p>Contract: {@code combine(dst, a, b)} stores {@code slot[a] ⊕ slot[b]} into {@code dst}, where
+ * {@code dst} may equal {@code a} or {@code b}. All slot operations are O(width of a partial) for
+ * primitive stores and one call of the function's combine for object stores.
+ */
+public abstract class Partials {
+
+  /** Number of addressable slots. */
+  public abstract int capacity();
+
+  /** Changes the number of slots, keeping the contents of slots {@code [0, min(old, new))}. */
+  public abstract void resize(int slots);
+
+  /** {@code slot[dst] = slot[older] ⊕ slot[newer]}; {@code dst} may alias either operand. */
+  public abstract void combine(int dst, int older, int newer);
+
+  /** {@code slot[dst] = slot[src]}. */
+  public abstract void copy(int dst, int src);
+
+  /** {@code slot[dst] = identity}. */
+  public abstract void setIdentity(int dst);
+
+  /**
+   * Tells the store that {@code slot[dst]} is no longer used, so an object partial can be garbage
+   * collected. The slot's content is undefined afterwards. No-op for primitive stores.
+   */
+  public void release(int dst) {}
+
+  /** For invertible functions: {@code slot[dst] = slot[whole] ⊖ slot[older]}. */
+  public abstract void inverse(int dst, int whole, int older);
+
+  /** {@code slot[dst] = lift(value)}; {@code arg} is the value's time or sequence number. */
+  public abstract void liftDouble(int dst, double value, long arg);
+
+  /** {@code slot[dst] = lift(value)}. */
+  public abstract void liftLong(int dst, long value, long arg);
+
+  /** {@code slot[dst] = lift(value)} for any input object (numbers, strings, pairs, ...). */
+  public abstract void liftObject(int dst, Object value, long arg);
+
+  /** The result {@code lower(slot[src])} as an object ({@code null} for "no value"). */
+  public abstract Object lower(int src);
+
+  /** The result {@code lower(slot[src])} as a double, for numeric results (NaN for "no value"). */
+  public double lowerDouble(int src) {
+    Object o = lower(src);
+    if (o == null) {
+      return Double.NaN;
+    }
+    if (o instanceof Number) {
+      return ((Number) o).doubleValue();
+    }
+    throw new UnsupportedOperationException(
+        "function '" + function().name() + "' has a non-numeric result (" + o.getClass().getSimpleName() + ")");
+  }
+
+  /** A copy of the raw partial in {@code slot[src]}, as the function's generic ACC value. */
+  public abstract Object partial(int src);
+
+  /** The function whose partials this store holds. */
+  public abstract AggregateFunction<?, ?, ?> function();
+}

@@ -1,0 +1,85 @@
+package io.swag.core;
+
+import io.swag.core.fifo.Daba;
+import io.swag.core.fifo.DabaLite;
+import io.swag.core.fifo.FifoBase;
+import io.swag.core.fifo.Recalc;
+import io.swag.core.fifo.SubtractOnEvict;
+import io.swag.core.fifo.TimedFifo;
+import io.swag.core.fifo.TwoStacks;
+import io.swag.core.fifo.TwoStacksLite;
+import io.swag.core.fn.Functions;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * Entry point: creates aggregators by algorithm name and function.
+ *
+ * <pre>{@code
+ * FifoAggregator w = Swag.fifo("daba_lite", "max");
+ * w.insert(3.0); w.insert(5.0); w.evict();
+ * double m = w.queryDouble();   // 5.0
+ * }</pre>
+ */
+public final class Swag {
+  private Swag() {}
+
+  /** In-order algorithm names accepted by {@link #fifo}. */
+  public static final List<String> FIFO_ALGORITHMS = List.of(
+      "recalc", "soe", "two_stacks", "two_stacks_lite", "daba", "daba_lite", "reactive", "flatfit");
+
+  /** A FIFO aggregator: {@code algorithm} from {@link #FIFO_ALGORITHMS}, function by name. */
+  public static FifoBase fifo(String algorithm, String function) {
+    return fifo(algorithm, Functions.byName(function, Collections.emptyMap()));
+  }
+
+  /** A FIFO aggregator with function options (e.g. {@code bloom} with {@code bits}). */
+  public static FifoBase fifo(String algorithm, String function, Map<String, ?> options) {
+    return fifo(algorithm, Functions.byName(function, options));
+  }
+
+  /** A FIFO aggregator for any function. */
+  public static FifoBase fifo(String algorithm, AggregateFunction<?, ?, ?> function) {
+    return constructor(algorithm).apply(function);
+  }
+
+  /** A timestamped FIFO aggregator (in-order times, evict by time). */
+  public static TimedFifo timedFifo(String algorithm, String function) {
+    return new TimedFifo(fifo(algorithm, function));
+  }
+
+  public static TimedFifo timedFifo(String algorithm, String function, Map<String, ?> options) {
+    return new TimedFifo(fifo(algorithm, function, options));
+  }
+
+  public static TimedFifo timedFifo(String algorithm, AggregateFunction<?, ?, ?> function) {
+    return new TimedFifo(fifo(algorithm, function));
+  }
+
+  private static Function<AggregateFunction<?, ?, ?>, FifoBase> constructor(String algorithm) {
+    if (algorithm == null) {
+      throw new IllegalArgumentException("algorithm name is null; known algorithms: " + FIFO_ALGORITHMS);
+    }
+    switch (algorithm.trim().toLowerCase(Locale.ROOT).replace('-', '_')) {
+      case "recalc":
+        return Recalc::new;
+      case "soe":
+      case "subtract_on_evict":
+        return SubtractOnEvict::new;
+      case "two_stacks":
+        return TwoStacks::new;
+      case "two_stacks_lite":
+        return TwoStacksLite::new;
+      case "daba":
+        return Daba::new;
+      case "daba_lite":
+        return DabaLite::new;
+      default:
+        throw new IllegalArgumentException("unknown algorithm '" + algorithm + "'; known in-order algorithms: "
+            + String.join(", ", FIFO_ALGORITHMS));
+    }
+  }
+}

@@ -1,0 +1,172 @@
+package io.swag.core.fn;
+
+import io.swag.core.LongFunction;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Bloom filter of the window's values: {@code bits} bits (default 2^14, as in the papers'
+ * experiments) and {@code hashes} probes by double hashing of one XxHash64. The partial is the
+ * filter's words, stored flat in the aggregator's {@code long[]}: combine is a word-wise OR over
+ * {@code bits/64} words with no allocation. Commutative, idempotent, not invertible. Result:
+ * {@link Bloom.Filter}.
+ */
+public final class Bloom extends LongFunction {
+  private final int bits;
+  private final int hashes;
+
+  /** A Bloom filter result: membership test and a distinct-count estimate. */
+  public static final class Filter implements Structured {
+    private final long[] words;
+    private final int hashes;
+
+    Filter(long[] words, int hashes) {
+      this.words = words;
+      this.hashes = hashes;
+    }
+
+    /** False means the item was certainly not in the window. */
+    public boolean mightContain(Object item) {
+      return test(Hashing.hashObject("bloom", item));
+    }
+
+    public boolean mightContainLong(long item) {
+      return test(Hashing.hashLong(item));
+    }
+
+    public boolean mightContainDouble(double item) {
+      return test(Hashing.hashDouble(item));
+    }
+
+    private boolean test(long h) {
+      int m = words.length * 64;
+      int h1 = (int) h;
+      int h2 = (int) (h >>> 32);
+      for (int i = 0; i < hashes; i++) {
+        int bit = Math.floorMod(h1 + i * h2, m);
+        if ((words[bit >>> 6] & (1L << bit)) == 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    public int bitsSet() {
+      int c = 0;
+      for (long w : words) {
+        c += Long.bitCount(w);
+      }
+      return c;
+    }
+
+    /** Swamidass-Baldi estimate of the number of distinct items: -m/k ln(1 - X/m). */
+    public double estimatedDistinct() {
+      double m = words.length * 64.0;
+      double x = bitsSet();
+      return x >= m ? Double.POSITIVE_INFINITY : -m / hashes * Math.log(1 - x / m);
+    }
+
+    public long[] words() {
+      return words.clone();
+    }
+
+    @Override
+    public Map<String, Object> toMap() {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("bits", words.length * 64);
+      r.put("hashes", hashes);
+      r.put("bits_set", bitsSet());
+      r.put("estimated_distinct", estimatedDistinct());
+      return r;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Filter f && f.hashes == hashes && Arrays.equals(f.words, words);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(words);
+    }
+
+    @Override
+    public String toString() {
+      return "Bloom" + toMap();
+    }
+  }
+
+  public Bloom(int bits, int hashes) {
+    super("bloom", checkBits(bits) / 64);
+    if (hashes < 1 || hashes > 16) {
+      throw new IllegalArgumentException("bloom option 'hashes' must be in 1..16, got " + hashes);
+    }
+    this.bits = bits;
+    this.hashes = hashes;
+  }
+
+  private static int checkBits(int bits) {
+    if (bits < 64 || bits > (1 << 24) || Integer.bitCount(bits) != 1) {
+      throw new IllegalArgumentException("bloom option 'bits' must be a power of two in 64..2^24, got " + bits);
+    }
+    return bits;
+  }
+
+  public int bits() {
+    return bits;
+  }
+
+  @Override
+  public void identity(long[] a, int o) {
+    Arrays.fill(a, o, o + width(), 0L);
+  }
+
+  private void set(long h, long[] a, int o) {
+    Arrays.fill(a, o, o + width(), 0L);
+    int h1 = (int) h;
+    int h2 = (int) (h >>> 32);
+    for (int i = 0; i < hashes; i++) {
+      int bit = (h1 + i * h2) & (bits - 1);
+      a[o + (bit >>> 6)] |= 1L << bit;
+    }
+  }
+
+  @Override
+  public void liftDouble(double x, long arg, long[] a, int o) {
+    set(Hashing.hashDouble(x), a, o);
+  }
+
+  @Override
+  public void liftLong(long x, long arg, long[] a, int o) {
+    set(Hashing.hashLong(x), a, o);
+  }
+
+  @Override
+  public void liftObject(Object x, long arg, long[] a, int o) {
+    set(Hashing.hashObject("bloom", x), a, o);
+  }
+
+  @Override
+  public void combine(long[] a, int dst, int older, int newer) {
+    int w = width();
+    for (int i = 0; i < w; i++) {
+      a[dst + i] = a[older + i] | a[newer + i];
+    }
+  }
+
+  @Override
+  public Object lower(long[] a, int o) {
+    return new Filter(Arrays.copyOfRange(a, o, o + width()), hashes);
+  }
+
+  @Override
+  public double lowerDouble(long[] a, int o) {
+    return ((Filter) lower(a, o)).estimatedDistinct();
+  }
+
+  @Override
+  public boolean isCommutative() {
+    return true;
+  }
+}

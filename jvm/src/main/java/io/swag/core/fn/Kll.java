@@ -1,0 +1,110 @@
+package io.swag.core.fn;
+
+import io.swag.core.AggregateFunction;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.datasketches.kll.KllDoublesSketch;
+import org.apache.datasketches.quantilescommon.QuantileSearchCriteria;
+
+/**
+ * Quantiles with a DataSketches KLL sketch ({@code k} default 200: about 1.3% rank error). Mergeable,
+ * commutative in distribution (merges are randomized), not invertible. With option {@code rank}
+ * the result is the quantile at that rank (a double, NaN when empty); without, a
+ * {@link Kll.Quantiles} object.
+ */
+public final class Kll implements AggregateFunction<Object, KllDoublesSketch, Object> {
+  private final int k;
+  private final double rank;
+  private final KllDoublesSketch empty;
+
+  /** A quantile summary of the window. */
+  public static final class Quantiles implements Structured {
+    private final KllDoublesSketch s;
+
+    Quantiles(KllDoublesSketch s) {
+      this.s = s;
+    }
+
+    public double quantile(double rank) {
+      return s.isEmpty() ? Double.NaN : s.getQuantile(rank, QuantileSearchCriteria.INCLUSIVE);
+    }
+
+    public long n() {
+      return s.getN();
+    }
+
+    @Override
+    public Map<String, Object> toMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("n", n());
+      if (!s.isEmpty()) {
+        m.put("min", s.getMinItem());
+        m.put("p50", quantile(0.5));
+        m.put("p90", quantile(0.9));
+        m.put("p95", quantile(0.95));
+        m.put("p99", quantile(0.99));
+        m.put("max", s.getMaxItem());
+      }
+      return m;
+    }
+  }
+
+  public Kll(int k, double rank) {
+    if (k < 8 || k > 65535) {
+      throw new IllegalArgumentException("kll option 'k' must be in 8..65535, got " + k);
+    }
+    if (!Double.isNaN(rank) && !(rank >= 0 && rank <= 1)) {
+      throw new IllegalArgumentException("kll option 'rank' must be in [0, 1], got " + rank);
+    }
+    this.k = k;
+    this.rank = rank;
+    this.empty = KllDoublesSketch.newHeapInstance(k);
+  }
+
+  @Override
+  public String name() {
+    return "kll";
+  }
+
+  @Override
+  public KllDoublesSketch identity() {
+    return empty;
+  }
+
+  @Override
+  public KllDoublesSketch lift(Object value, long arg) {
+    KllDoublesSketch s = KllDoublesSketch.newHeapInstance(k);
+    s.update(io.swag.core.Inputs.toDouble("kll", value));
+    return s;
+  }
+
+  @Override
+  public KllDoublesSketch combine(KllDoublesSketch older, KllDoublesSketch newer) {
+    if (newer.isEmpty()) {
+      return older;
+    }
+    if (older.isEmpty()) {
+      return newer;
+    }
+    KllDoublesSketch r = KllDoublesSketch.newHeapInstance(k);
+    r.merge(older);
+    r.merge(newer);
+    return r;
+  }
+
+  @Override
+  public Object lower(KllDoublesSketch partial) {
+    Quantiles q = new Quantiles(partial);
+    return Double.isNaN(rank) ? q : (Object) q.quantile(rank);
+  }
+
+  @Override
+  public boolean isCommutative() {
+    return true;
+  }
+
+  @Override
+  public int combineCost() {
+    return 1000;
+  }
+}

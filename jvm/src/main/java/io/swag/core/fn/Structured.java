@@ -1,0 +1,8 @@
+package io.swag.core.fn;
+
+import java.util.Map;
+
+/** A result with named fields (M4, Bloom filter, sketches); {@link #toMap()} is what Python sees. */
+public interface Structured {
+  Map<String, Object> toMap();
+}
