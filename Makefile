@@ -3,7 +3,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 MVN    ?= mvn -B -q
-JAR    := jvm/target/swag-core-all.jar
+JAR    := jvm/target/swag-core-*-all.jar
 PKGJAR := python/swag/jars/swag-core.jar
 
 .PHONY: all build test test-java test-python test-all demo bench bench-quick clean venv

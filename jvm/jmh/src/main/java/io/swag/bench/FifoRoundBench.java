@@ -1,0 +1,80 @@
+package io.swag.bench;
+
+import io.swag.core.Swag;
+import io.swag.core.fifo.FifoBase;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The papers' static-window throughput experiment: a window of {@code n} values, then rounds of
+ * evict + insert + query. One op = one round. Values come from a pre-generated table so the
+ * benchmark measures the aggregator, not the random generator.
+ *
+ * <p>Run: {@code java -jar jvm/jmh/target/benchmarks.jar FifoRoundBench -p algorithm=daba_lite -p
+ * function=sum -p logN=22}.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx14g", "-XX:+UseParallelGC"})
+public class FifoRoundBench {
+  static final int BATCH = 1024;
+  static final int TABLE = 1 << 16;
+
+  @Param({"two_stacks", "two_stacks_lite", "daba", "daba_lite", "flatfit", "reactive", "soe"})
+  public String algorithm;
+
+  @Param({"sum", "geomean", "bloom"})
+  public String function;
+
+  /** log2 of the window size. */
+  @Param({"22"})
+  public int logN;
+
+  private FifoBase w;
+  private final double[] values = new double[TABLE];
+  private int next;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    SplittableRandom r = new SplittableRandom(1);
+    for (int i = 0; i < TABLE; i++) {
+      values[i] = 1 + r.nextInt(1_000_000);
+    }
+    w = Swag.fifo(algorithm, function);
+    int n = 1 << logN;
+    for (int i = 0; i < n; i++) {
+      w.insert(values[next++ & (TABLE - 1)]);
+    }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public void round(Blackhole bh) {
+    FifoBase w = this.w;
+    double[] v = values;
+    int k = next;
+    for (int i = 0; i < BATCH; i++) {
+      w.evict();
+      w.insert(v[k++ & (TABLE - 1)]);
+      bh.consume(w.queryDouble());
+    }
+    next = k;
+  }
+}

@@ -1,0 +1,175 @@
+"""Finding the swag jar, starting the JVM (once, through JPype) and translating Java exceptions.
+
+The jar is looked up in this order:
+
+1. the environment variable ``SWAG_JAR`` (one jar, or several separated by ``os.pathsep``);
+2. ``jars/swag-core.jar`` inside this package, else any other ``jars/*.jar`` there.
+
+Extra JVM options (e.g. ``-Xmx4g``) can be given in ``SWAG_JVM_ARGS``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shlex
+import threading
+from pathlib import Path
+from typing import Any
+
+import jpype
+
+from .errors import (
+    EmptyWindowError,
+    IncompatibleFunctionError,
+    InvalidOptionError,
+    InvalidValueError,
+    NaNValueError,
+    OutOfOrderError,
+    SwagError,
+    SwagInternalError,
+    SwagSetupError,
+    UnknownAlgorithmError,
+    UnknownFunctionError,
+    ValueTypeError,
+)
+
+JAR_ENV = "SWAG_JAR"
+JVM_ARGS_ENV = "SWAG_JVM_ARGS"
+JARS_DIR = Path(__file__).resolve().parent / "jars"
+_PROBE_CLASS = "io.swag.core.Swag"
+_BUILD_HINT = (
+    "run `make build` from the repository root (or `mvn -B -pl jvm package -DskipTests` and copy "
+    "the shaded jar jvm/target/swag-core-*all.jar to python/swag/jars/swag-core.jar), "
+    f"or set {JAR_ENV} to the jar's path"
+)
+
+_lock = threading.Lock()
+_ready = False
+
+
+def find_jars(jars_dir: Path | None = None) -> list[Path]:
+    """The jar(s) to put on the classpath; raises :class:`SwagSetupError` when there is none."""
+    env = os.environ.get(JAR_ENV, "").strip()
+    if env and jars_dir is None:
+        paths = [Path(p).expanduser() for p in env.split(os.pathsep) if p.strip()]
+        missing = [str(p) for p in paths if not p.is_file()]
+        if missing:
+            raise SwagSetupError(f"{JAR_ENV} names no jar file: {', '.join(missing)}")
+        return paths
+    d = JARS_DIR if jars_dir is None else Path(jars_dir)
+    preferred = d / "swag-core.jar"
+    if preferred.is_file():
+        return [preferred]
+    jars = sorted(d.glob("*.jar"), key=lambda p: (not p.name.startswith("swag-core"), p.name))
+    if jars:
+        return [jars[0]]
+    raise SwagSetupError(f"the swag jar was not found (no {JAR_ENV} and no jar in {d}); {_BUILD_HINT}")
+
+
+def _probe(context: str) -> None:
+    """Checks that the swag classes load in the running JVM."""
+    try:
+        jpype.JClass(_PROBE_CLASS)
+    except jpype.JException as e:  # e.g. UnsupportedClassVersionError on a Java < 17 runtime
+        version = jpype.JClass("java.lang.System").getProperty("java.version")
+        raise SwagSetupError(
+            f"the swag classes do not load in this JVM (Java {version}; swag needs Java 17+): "
+            f"{e.getClass().getName()}: {e.getMessage()}"
+        ) from None
+    except TypeError:
+        raise SwagSetupError(
+            f"{context} the class {_PROBE_CLASS} is not on its classpath. The JVM can be started only "
+            f"once per process: import and use swag before other JPype users start the JVM, or start it "
+            f"yourself with the swag jar on the classpath (jpype.startJVM(classpath=[...])). "
+            f"Jar lookup: {JAR_ENV} or python/swag/jars/swag-core.jar"
+        ) from None
+
+
+def ensure_started() -> None:
+    """Starts the JVM with the swag jar, once per process (thread-safe)."""
+    global _ready
+    if _ready:
+        return
+    with _lock:
+        if _ready:
+            return
+        if jpype.isJVMStarted():
+            _probe("the JVM was already started (by JPype elsewhere in this process) but")
+        else:
+            jars = find_jars()
+            args = shlex.split(os.environ.get(JVM_ARGS_ENV, ""))
+            try:
+                jpype.startJVM(*args, classpath=[str(j) for j in jars], convertStrings=True)
+            except jpype.JVMNotFoundException as e:
+                raise SwagSetupError(f"no Java runtime found ({e}); install Java 17+ or set JAVA_HOME") from None
+            except OSError as e:
+                raise SwagSetupError(f"the JVM did not start: {e}") from None
+            _probe(f"the JVM started with classpath {[str(j) for j in jars]}, but")
+        _ready = True
+
+
+@functools.cache
+def jclass(name: str) -> Any:
+    """The Java class ``name`` (starting the JVM first)."""
+    ensure_started()
+    return jpype.JClass(name)
+
+
+def java_version() -> str:
+    return str(jclass("java.lang.System").getProperty("java.version"))
+
+
+def classpath() -> str:
+    return str(jclass("java.lang.System").getProperty("java.class.path"))
+
+
+# ---- Java exceptions -> Python exceptions ----
+
+_VALUE_TYPE_MARKERS = ("takes numbers", "null value")
+
+
+def translate(e: Any, context: str) -> Exception:
+    """A Python exception for the Java exception ``e`` raised while doing ``context``.
+
+    ``context`` is ``"create"`` (making an aggregator), ``"insert"`` or ``"other"``. The Java
+    message is kept; the Java stack trace is dropped (``err.java_exception`` keeps the object).
+    """
+    cls = str(e.getClass().getName())
+    raw = e.getMessage()
+    msg = str(raw) if raw is not None else cls
+    err: Exception
+    if cls == "java.util.NoSuchElementException":
+        err = EmptyWindowError(msg)
+    elif cls == "java.lang.IllegalArgumentException":
+        if context == "create":
+            if "unknown algorithm" in msg or "algorithm name is null" in msg:
+                err = UnknownAlgorithmError(msg)
+            elif "unknown aggregate function" in msg or "function name is null" in msg:
+                err = UnknownFunctionError(msg)
+            elif "invertible" in msg:
+                err = IncompatibleFunctionError(msg)
+            elif "option" in msg:
+                err = InvalidOptionError(msg)
+            else:
+                err = SwagError(msg)
+        elif context == "insert":
+            if "older than the youngest time" in msg:
+                err = OutOfOrderError(msg)
+            elif "NaN" in msg:
+                err = NaNValueError(msg)
+            elif any(m in msg for m in _VALUE_TYPE_MARKERS):
+                err = ValueTypeError(msg)
+            else:
+                err = InvalidValueError(msg)
+        else:
+            err = SwagError(msg)
+    elif cls in ("java.lang.UnsupportedOperationException", "java.lang.IllegalStateException"):
+        err = SwagError(msg)
+    else:
+        err = SwagInternalError(f"{cls}: {msg}")
+    err.java_exception = e  # type: ignore[attr-defined]
+    return err
+
+
+JException = jpype.JException

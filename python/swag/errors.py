@@ -1,0 +1,79 @@
+"""Exceptions raised by the swag Python API.
+
+Everything a caller can get wrong (names, options, values, times, evicting from an empty window)
+raises a subclass of :class:`SwagError`, which is a :class:`ValueError`. Java exceptions never leak
+through: the Java message is kept, the Java stack trace is not (the Java exception object is still
+available as ``err.java_exception`` for debugging).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class SwagError(ValueError):
+    """Base class of the errors caused by a call's arguments."""
+
+    java_exception: Any = None
+
+
+class UnknownAlgorithmError(SwagError):
+    """The algorithm name is not known; the message lists the known names."""
+
+
+class UnknownFunctionError(SwagError):
+    """The aggregate function name is not known; the message lists the known names."""
+
+
+class InvalidOptionError(SwagError):
+    """A function option is unknown or has a bad value."""
+
+
+class IncompatibleFunctionError(SwagError):
+    """The algorithm cannot run this function (e.g. ``soe`` needs an invertible function)."""
+
+
+class InvalidValueError(SwagError):
+    """The function rejected an inserted value; the aggregator is unchanged."""
+
+
+class ValueTypeError(InvalidValueError, TypeError):
+    """A value of a type the function does not take (e.g. a string into ``sum``)."""
+
+
+class NaNValueError(InvalidValueError):
+    """A NaN value: it has no place in an order, so aggregates would depend on insertion order."""
+
+
+class EmptyWindowError(SwagError, IndexError):
+    """Evicting from (or asking the times of) an empty window."""
+
+
+class OutOfOrderError(SwagError):
+    """A time older than the youngest time, inserted into an in-order (FIFO) aggregator."""
+
+
+class SwagSetupError(RuntimeError):
+    """The swag jar or a suitable JVM cannot be found or started."""
+
+
+class SwagInternalError(RuntimeError):
+    """An unexpected Java exception (a bug in swag rather than in the call)."""
+
+    java_exception: Any = None
+
+
+__all__ = [
+    "SwagError",
+    "UnknownAlgorithmError",
+    "UnknownFunctionError",
+    "InvalidOptionError",
+    "IncompatibleFunctionError",
+    "InvalidValueError",
+    "ValueTypeError",
+    "NaNValueError",
+    "EmptyWindowError",
+    "OutOfOrderError",
+    "SwagSetupError",
+    "SwagInternalError",
+]
