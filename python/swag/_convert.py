@@ -32,7 +32,7 @@ JLong = jpype.JLong
 def _long(value: int, what: str) -> Any:
     if LONG_MIN <= value <= LONG_MAX:
         return JLong(value)
-    raise InvalidValueError(f"{what} {value} does not fit in a signed 64-bit integer")
+    raise InvalidValueError(f"{what} {value}, which does not fit in a signed 64-bit integer (Java long)")
 
 
 def to_java_value(value: Any, function: str) -> Any:
@@ -70,7 +70,7 @@ def to_time_ms(time: Any) -> int:
         t = int(time)
         if LONG_MIN <= t <= LONG_MAX:
             return t
-        raise InvalidValueError(f"time {t} does not fit in a signed 64-bit integer")
+        raise InvalidValueError(f"time {t} does not fit in a signed 64-bit integer (Java long)")
     raise ValueTypeError(
         f"time must be an int (epoch milliseconds) or a datetime, got {type(time).__name__} value {time!r}"
     )
@@ -89,7 +89,7 @@ def to_java_options(function: str, options: Mapping[str, Any]) -> Any:
                 f"function '{function}' option '{key}' must be a number or a string, got {value!r}"
             )
         if isinstance(value, numbers.Integral):
-            v: Any = _jvm.jclass("java.lang.Long")(_long(int(value), f"function '{function}' option '{key}'"))
+            v: Any = _jvm.jclass("java.lang.Long")(_long(int(value), f"function '{function}' option '{key}' got"))
         elif isinstance(value, numbers.Real):
             v = _jvm.jclass("java.lang.Double")(float(value))
         else:

@@ -40,7 +40,7 @@ JARS_DIR = Path(__file__).resolve().parent / "jars"
 _PROBE_CLASS = "io.swag.core.Swag"
 _BUILD_HINT = (
     "run `make build` from the repository root (or `mvn -B -pl jvm package -DskipTests` and copy "
-    "the shaded jar jvm/target/swag-core-*all.jar to python/swag/jars/swag-core.jar), "
+    "the shaded jar jvm/target/swag-core-*-all.jar to python/swag/jars/swag-core.jar), "
     f"or set {JAR_ENV} to the jar's path"
 )
 

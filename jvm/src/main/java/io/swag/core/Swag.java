@@ -77,6 +77,10 @@ public final class Swag {
         return Daba::new;
       case "daba_lite":
         return DabaLite::new;
+      case "reactive":
+        return io.swag.core.fifo.FlatFat::new;
+      case "flatfit":
+        return io.swag.core.fifo.FlatFit::new;
       default:
         throw new IllegalArgumentException("unknown algorithm '" + algorithm + "'; known in-order algorithms: "
             + String.join(", ", FIFO_ALGORITHMS));

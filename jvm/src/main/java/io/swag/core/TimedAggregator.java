@@ -1,0 +1,59 @@
+package io.swag.core;
+
+/**
+ * An out-of-order timestamped aggregator: entries ordered by time, inserted at any time, evicted by
+ * time, with whole-window and range queries (the interface of FiBA, VLDB 2019 / VLDB 2023).
+ *
+ * <p>An insert at a time already present combines the new value into that entry, in arrival order
+ * ({@code old ⊕ new}), so each time holds one entry. Each entry's time is the {@code arg} passed to
+ * the function's lift.
+ */
+public interface TimedAggregator {
+
+  void insert(long time, double value);
+
+  void insert(long time, long value);
+
+  void insert(long time, Object value);
+
+  /** Removes the entry with exactly this time; returns false (and changes nothing) if absent. */
+  boolean evict(long time);
+
+  /** Removes every entry with time {@code <= time}; returns how many entries were removed. */
+  int bulkEvict(long time);
+
+  /**
+   * Inserts {@code len} values whose times {@code times[from .. from+len)} are sorted ascending
+   * (they may interleave with, and equal, times already present).
+   */
+  void bulkInsert(long[] times, double[] values, int from, int len);
+
+  void bulkInsert(long[] times, Object[] values, int from, int len);
+
+  /** Aggregate of the whole window. */
+  Object query();
+
+  double queryDouble();
+
+  /** Aggregate of the entries with {@code from <= time <= to} (identity's result if none). */
+  Object query(long from, long to);
+
+  double queryDouble(long from, long to);
+
+  /** @throws java.util.NoSuchElementException if empty */
+  long oldestTime();
+
+  /** @throws java.util.NoSuchElementException if empty */
+  long youngestTime();
+
+  /** Number of entries (distinct times). */
+  int size();
+
+  default boolean isEmpty() {
+    return size() == 0;
+  }
+
+  String algorithm();
+
+  AggregateFunction<?, ?, ?> function();
+}
