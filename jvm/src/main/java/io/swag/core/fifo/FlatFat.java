@@ -77,6 +77,7 @@ public final class FlatFat extends FifoBase {
   private long pushes;
 
   public FlatFat(AggregateFunction<?, ?, ?> fn) {
+    // Own layout (no FifoBase ring); FifoBase's cap and mask are the number of leaves and its mask.
     super("reactive", fn, fn.newPartials());
     cap = MIN_CAPACITY;
     mask = cap - 1;
@@ -130,7 +131,7 @@ public final class FlatFat extends FifoBase {
     int f = front & mask;
     int b = (end - 1) & mask;
     if (f <= b) {
-      return 1; // aggregate(): leaves outside [f, b] are the identity
+      return aggregate(); // the leaves outside [f, b] are the identity
     }
     // Inverted buffer: suffix(F) ⊕ prefix(B).
     suffix(f, RES);
@@ -154,7 +155,10 @@ public final class FlatFat extends FifoBase {
 
   /**
    * Number of window slots from the oldest live element to the newest slot, holes included: the
-   * range of valid offsets for {@link #evictAt} and {@link #update}.
+   * range of valid offsets for {@link #evictAt} and {@link #update}. Offsets are stable only until
+   * the tree is rebuilt: an insert into a full leaf array or an eviction down to a quarter of the
+   * capacity squeezes the holes out (the paper's {@code compact} / {@code resize}), after which
+   * {@code span() == size()}.
    */
   public int span() {
     return end - front;
@@ -174,8 +178,9 @@ public final class FlatFat extends FifoBase {
   /**
    * Evicts the element {@code offset} slots after the oldest one (0 = the oldest; holes count as
    * slots), leaving a hole: later elements keep their offsets, except that holes reaching the front
-   * are dropped at once (so {@code evictAt(0)} is {@link #evict()} and shifts every offset). O(1)
-   * amortized, no combine (the tree is repaired at the next query).
+   * are dropped at once (so {@code evictAt(0)} is {@link #evict()} and shifts every offset) and
+   * that a rebuild squeezes all holes out (see {@link #span()}). O(1) amortized, no combine (the
+   * tree is repaired at the next query).
    *
    * @throws IndexOutOfBoundsException unless {@code 0 <= offset < span()}
    * @throws NoSuchElementException if the slot is already a hole
@@ -192,9 +197,11 @@ public final class FlatFat extends FifoBase {
 
   /**
    * Replaces the element at {@code offset} (see {@link #evictAt}) by {@code lift(value, arg)} in
-   * place. The {@code arg} is the number of values inserted so far (the sequence number the next
-   * {@code insert} gets): the new value counts as the newest arrival, stored at the old element's
-   * position. Use {@link #updateArg} to choose the arg (e.g. the element's time). O(1), no combine.
+   * place. Its {@code arg} is the number of inserts so far, which is the sequence number the next
+   * {@code insert(value)} gets when values are only inserted that way: the new value counts as the
+   * newest arrival, stored at the old element's position (the replaced element's own arg is not
+   * kept). Use {@link #updateArg} to choose the arg, e.g. the element's time or sequence number.
+   * O(1), no combine.
    *
    * @throws IndexOutOfBoundsException unless {@code 0 <= offset < span()}
    * @throws NoSuchElementException if the slot is a hole
@@ -242,7 +249,8 @@ public final class FlatFat extends FifoBase {
   /**
    * Inserts {@code values[from .. from+len)} in order, as {@code len} calls of {@link #insert(double)}
    * but growing the tree at most once. The tree is repaired at the next query in one batched pass,
-   * O(len + len log(n / len)) combines.
+   * O(len + len log(n / len)) combines. If the function rejects a value, the values before it stay
+   * inserted.
    */
   public void bulkInsert(double[] values, int from, int len) {
     Objects.checkFromIndexSize(from, len, values.length);
@@ -291,6 +299,11 @@ public final class FlatFat extends FifoBase {
       k = next;
     }
     dirtyCount = 0;
+  }
+
+  /** {@code aggregate()}: the root, {@code a[0] ⊕ ... ⊕ a[cap-1]}, no combine (valid after {@link #repair}). */
+  private static int aggregate() {
+    return 1;
   }
 
   /** Algorithm 3 ({@code prefix(i)}): {@code dst = a[0] ⊕ ... ⊕ a[i]} over the leaves, at most log2(cap) combines. */
@@ -390,7 +403,16 @@ public final class FlatFat extends FifoBase {
     if (newCap > (1 << 29) || need > newCap) {
       throw new IllegalStateException("window too large for algorithm 'reactive': " + need + " elements");
     }
-    resize(newCap);
+    if (newCap == cap) {
+      compact();
+    } else {
+      resize(newCap);
+    }
+  }
+
+  /** The paper's {@code compact}: squeezes the holes out at the same capacity. */
+  private void compact() {
+    resize(cap);
   }
 
   private void shrinkIfSparse() {
