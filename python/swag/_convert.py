@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import functools
 import numbers
-from datetime import datetime, timedelta, timezone
-from typing import Any, Mapping
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-import jpype
+import jpype  # type: ignore[import-untyped]
 
 from . import _jvm
 from .errors import InvalidOptionError, InvalidValueError, ValueTypeError
 
 LONG_MIN = -(2**63)
 LONG_MAX = 2**63 - 1
-_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _EPOCH_NAIVE = datetime(1970, 1, 1)
 _MS = timedelta(milliseconds=1)
 

@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import jpype
+import jpype  # type: ignore[import-untyped]
 
 from .errors import (
     EmptyWindowError,
@@ -138,7 +138,7 @@ def translate(e: Any, context: str) -> Exception:
     cls = str(e.getClass().getName())
     raw = e.getMessage()
     msg = str(raw) if raw is not None else cls
-    err: Exception
+    err: SwagError | SwagInternalError
     if cls == "java.util.NoSuchElementException":
         err = EmptyWindowError(msg)
     elif cls == "java.lang.IllegalArgumentException":
@@ -168,7 +168,7 @@ def translate(e: Any, context: str) -> Exception:
         err = SwagError(msg)
     else:
         err = SwagInternalError(f"{cls}: {msg}")
-    err.java_exception = e  # type: ignore[attr-defined]
+    err.java_exception = e
     return err
 
 

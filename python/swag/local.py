@@ -10,7 +10,8 @@ Aggregators are not thread-safe (like the Java objects they wrap).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from . import _jvm
 from ._convert import from_java, to_java_options, to_java_time, to_java_value

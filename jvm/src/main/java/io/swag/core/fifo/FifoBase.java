@@ -73,17 +73,20 @@ public abstract class FifoBase implements FifoAggregator {
 
   @Override
   public final void insert(double value) {
-    insertArg(value, seq++);
+    insertArg(value, seq);
+    seq++; // only once the value was accepted
   }
 
   @Override
   public final void insert(long value) {
-    insertArg(value, seq++);
+    insertArg(value, seq);
+    seq++; // only once the value was accepted
   }
 
   @Override
   public final void insert(Object value) {
-    insertArg(value, seq++);
+    insertArg(value, seq);
+    seq++; // only once the value was accepted
   }
 
   /** Inserts with an explicit {@code arg} (the time, for timestamped windows). */

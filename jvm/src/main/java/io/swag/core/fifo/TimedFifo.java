@@ -27,7 +27,7 @@ public final class TimedFifo implements TimedFifoAggregator {
     if (end != front && time < times[(end - 1) & (times.length - 1)]) {
       throw new IllegalArgumentException("time " + time + " is older than the youngest time "
           + youngestTime() + "; in-order aggregator '" + inner.algorithm()
-          + "' needs non-decreasing times (use an out-of-order aggregator such as fiba)");
+          + "' needs non-decreasing times (out-of-order data needs an out-of-order aggregator)");
     }
     if (end - front == times.length) {
       long[] t = new long[times.length * 2];
