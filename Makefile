@@ -31,19 +31,19 @@ jar-into-package:
 # --- tests ----------------------------------------------------------------
 # make test: Java unit tests (mvn verify) then the Python tests (pytest), all in < 30 min on 2 cores.
 test: venv
-	$(MVN) verify
+	mvn -B -ntp verify
 	@$(MAKE) --no-print-directory jar-into-package
 	$(PY) -m pytest -q -m "not slow" tests
 
 test-java:
-	$(MVN) verify
+	mvn -B -ntp verify
 
 test-python: venv build
 	$(PY) -m pytest -q -m "not slow" tests
 
 # Everything, including suites marked slow.
 test-all: venv
-	$(MVN) verify
+	mvn -B -ntp verify
 	@$(MAKE) --no-print-directory jar-into-package
 	$(PY) -m pytest -q tests
 
