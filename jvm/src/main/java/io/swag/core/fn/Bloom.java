@@ -160,9 +160,16 @@ public final class Bloom extends LongFunction {
     return new Filter(Arrays.copyOfRange(a, o, o + width()), hashes);
   }
 
+  /** The distinct-count estimate, computed in place (no allocation). */
   @Override
   public double lowerDouble(long[] a, int o) {
-    return ((Filter) lower(a, o)).estimatedDistinct();
+    int w = width();
+    int x = 0;
+    for (int i = 0; i < w; i++) {
+      x += Long.bitCount(a[o + i]);
+    }
+    double m = bits;
+    return x >= bits ? Double.POSITIVE_INFINITY : -m / hashes * Math.log(1 - x / m);
   }
 
   @Override
