@@ -1,0 +1,1224 @@
+package io.swag.core.ooo;
+
+import io.swag.core.AggregateFunction;
+import io.swag.core.ObjectPartials;
+import io.swag.core.Partials;
+import io.swag.core.TimedAggregator;
+import java.util.Arrays;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+
+/**
+ * Shared machinery of the B-tree aggregators of Tangwongsan, Hirzel and Schneider, "Optimal and
+ * General Out-of-Order Sliding-Window Aggregation" (VLDB 2019): the node pool, search, the
+ * after-the-fact rebalancing of Figure 7 (split, merge, move, height increase and decrease),
+ * {@code evictInner} (Figure 8), the range query of Figure 10 and an invariant checker.
+ *
+ * <p><b>Size invariants</b> (Section 3.1), with {@code μ = MIN_ARITY} and {@code MAX_ARITY = 2μ}:
+ * a non-root node has arity {@code μ <= a <= 2μ}, an internal root {@code 2 <= a <= 2μ}; a node of
+ * arity {@code a} holds {@code a - 1} entries (time, partial) in increasing time order and, if
+ * internal, {@code a} children; all leaves are at the same depth; entries are time-ordered across
+ * nodes as in any search tree.
+ *
+ * <p><b>Layout</b> (no object per entry): nodes are {@code int} ids into parallel primitive arrays.
+ * Node {@code k} owns entries {@code [k*C, k*C + C)} of {@link #times}, where {@code C = 2μ} is the
+ * capacity (the transient arity {@code 2μ + 1} of an overflowing node holds exactly {@code 2μ}
+ * entries), children {@code [k*(C+1), k*(C+1) + C+1)} of {@link #kids}, and partial-aggregate slots
+ * {@code [S + k*(C+1), S + k*(C+1) + C]} of the one {@link Partials} store: {@code C} value slots
+ * and, last, the node's aggregate slot ({@code S} scratch slots come first). Per node there is
+ * also a parent id, an entry count, a flag byte (leaf, left spine, right spine) and the number of
+ * entries its aggregate covers. Free nodes form a list linked through {@link #parent}. With long
+ * times and a one-double partial, that is {@code 20C + 22} bytes per node; nodes are between half
+ * full and full (measured at n = 2^22: 39-53 bytes per entry, see the test MemoryReport).
+ *
+ * <p>Subclasses choose where aggregates live ({@link #finger}): in the classic tree every node
+ * stores its up-aggregate and searches start at the root; in the finger tree (Section 3.2) only
+ * non-spine nodes do, the root stores its inner aggregate, left- and right-spine nodes their left
+ * and right aggregates, and searches start at a finger.
+ *
+ * <p>{@code combine} is always called with the older (smaller-time) operand on the left.
+ */
+abstract class BTreeCore implements TimedAggregator {
+  static final byte LEAF = 1;
+  static final byte LEFT = 2;
+  static final byte RIGHT = 4;
+
+  /** Scratch slots before the node slots. */
+  static final int LIFT = 0;
+  static final int RES = 1;
+  static final int TMP = 2;
+  static final int SCRATCH = 4;
+
+  final String name;
+  final AggregateFunction<?, ?, ?> fn;
+  final Partials p;
+  final boolean objectStore;
+  /** MIN_ARITY and MAX_ARITY = 2 MIN_ARITY. */
+  final int minArity;
+  final int maxArity;
+  /** Entry capacity per node (= MAX_ARITY) and slots / child ids per node (= cap + 1). */
+  final int cap;
+  final int stride;
+  /** Whether this is a finger tree with position-aware aggregates (else classic up-aggregates). */
+  final boolean finger;
+
+  long[] times = new long[0];
+  int[] kids = new int[0];
+  int[] parent = new int[0];
+  byte[] cnt = new byte[0];
+  byte[] flags = new byte[0];
+  /**
+   * Number of entries covered by the node's aggregate (same position-aware definition as the
+   * aggregate); lets bulk eviction count what it removes in O(1) per removed subtree.
+   */
+  int[] aggCnt = new int[0];
+  int nodeCap;
+  /** Ids below this have been handed out at least once. */
+  int nodeHigh;
+  /** Head of the free list (linked through parent[]), -1 if empty. */
+  int freeHead = -1;
+
+  int root;
+  int leftFinger;
+  int rightFinger;
+  int size;
+
+  // results of the rebalancing routines (the paper's triple), kept in fields to avoid allocation
+  int rTop;
+  boolean rHitLeft;
+  boolean rHitRight;
+
+  BTreeCore(String name, AggregateFunction<?, ?, ?> fn, int minArity, boolean finger) {
+    if (minArity < 2 || minArity > 60) {
+      throw new IllegalArgumentException("MIN_ARITY must be in [2, 60]: " + minArity);
+    }
+    this.name = name;
+    this.fn = Objects.requireNonNull(fn, "fn");
+    this.p = fn.newPartials();
+    this.objectStore = p instanceof ObjectPartials;
+    this.minArity = minArity;
+    this.maxArity = 2 * minArity;
+    this.cap = maxArity;
+    this.stride = cap + 1;
+    this.finger = finger;
+    p.resize(SCRATCH);
+    root = alloc();
+    flags[root] = LEAF;
+    leftFinger = root;
+    rightFinger = root;
+    repair(root);
+  }
+
+  // ---------------------------------------------------------------- node pool
+
+  final int vslot(int k, int i) {
+    return SCRATCH + k * stride + i;
+  }
+
+  final int aggSlot(int k) {
+    return SCRATCH + k * stride + cap;
+  }
+
+  final long time(int k, int i) {
+    return times[k * cap + i];
+  }
+
+  final int kid(int k, int i) {
+    return kids[k * stride + i];
+  }
+
+  final int n(int k) {
+    return cnt[k];
+  }
+
+  final int arity(int k) {
+    return cnt[k] + 1;
+  }
+
+  final boolean isLeaf(int k) {
+    return (flags[k] & LEAF) != 0;
+  }
+
+  final boolean isLeft(int k) {
+    return (flags[k] & LEFT) != 0;
+  }
+
+  final boolean isRight(int k) {
+    return (flags[k] & RIGHT) != 0;
+  }
+
+  /** Whether node {@code k} stores its up-aggregate: always in the classic tree; off the spines in FiBA. */
+  final boolean hasAggUp(int k) {
+    return !finger || (k != root && (flags[k] & (LEFT | RIGHT)) == 0);
+  }
+
+  private void grow() {
+    int nc = nodeCap < 16 ? 16 : nodeCap + (nodeCap >> 2) + 16;
+    if ((long) SCRATCH + (long) nc * stride > Integer.MAX_VALUE - 16) {
+      nc = (Integer.MAX_VALUE - 16 - SCRATCH) / stride;
+      if (nc <= nodeCap) {
+        throw new IllegalStateException("window too large for algorithm '" + name + "'");
+      }
+    }
+    times = Arrays.copyOf(times, Math.multiplyExact(nc, cap));
+    kids = Arrays.copyOf(kids, Math.multiplyExact(nc, stride));
+    parent = Arrays.copyOf(parent, nc);
+    cnt = Arrays.copyOf(cnt, nc);
+    flags = Arrays.copyOf(flags, nc);
+    aggCnt = Arrays.copyOf(aggCnt, nc);
+    p.resize(SCRATCH + nc * stride);
+    nodeCap = nc;
+  }
+
+  /**
+   * A fresh node (count 0, no flags, no parent). Free nodes may be roots of whole dead subtrees
+   * (bulk eviction frees lazily): popping one pushes its children, so each allocation does O(μ)
+   * work (Section 6 of the VLDB 2023 paper, "deferred free list").
+   */
+  final int alloc() {
+    int k;
+    if (freeHead >= 0) {
+      k = freeHead;
+      freeHead = parent[k];
+      if ((flags[k] & LEAF) == 0) {
+        for (int i = 0, a = cnt[k]; i <= a; i++) {
+          int c = kids[k * stride + i];
+          parent[c] = freeHead;
+          freeHead = c;
+        }
+      }
+      if (objectStore) {
+        for (int i = 0, a = cnt[k]; i < a; i++) {
+          p.release(vslot(k, i));
+        }
+        p.release(aggSlot(k));
+      }
+    } else {
+      if (nodeHigh == nodeCap) {
+        grow();
+      }
+      k = nodeHigh++;
+    }
+    cnt[k] = 0;
+    flags[k] = 0;
+    parent[k] = -1;
+    return k;
+  }
+
+  /** Frees one node whose children (if any) live on elsewhere. */
+  final void freeNode(int k) {
+    if (objectStore) {
+      for (int i = 0, a = cnt[k]; i < a; i++) {
+        p.release(vslot(k, i));
+      }
+      p.release(aggSlot(k));
+    }
+    cnt[k] = 0;
+    flags[k] = LEAF;
+    parent[k] = freeHead;
+    freeHead = k;
+  }
+
+  /** Frees a whole dead subtree lazily: O(1) now, its nodes are recycled one by one by {@link #alloc}. */
+  final void freeSubtree(int k) {
+    parent[k] = freeHead;
+    freeHead = k;
+  }
+
+  // ---------------------------------------------------------------- local node edits
+
+  /** Moves entry {@code (src, si)} to {@code (dst, di)}: time and partial. */
+  final void moveEntry(int dst, int di, int src, int si) {
+    times[dst * cap + di] = times[src * cap + si];
+    p.copy(vslot(dst, di), vslot(src, si));
+  }
+
+  final void setKid(int k, int i, int c) {
+    kids[k * stride + i] = c;
+    parent[c] = k;
+  }
+
+  /**
+   * Inserts entry {@code (t, slot src)} at index {@code i} of {@code k} and, if {@code rightKid >=
+   * 0}, child {@code rightKid} at index {@code i + 1}. The node may reach arity {@code 2μ + 1}.
+   */
+  final void localInsert(int k, int i, long t, int src, int rightKid) {
+    int a = cnt[k];
+    int tb = k * cap;
+    System.arraycopy(times, tb + i, times, tb + i + 1, a - i);
+    for (int j = a; j > i; j--) {
+      p.copy(vslot(k, j), vslot(k, j - 1));
+    }
+    times[tb + i] = t;
+    p.copy(vslot(k, i), src);
+    if (rightKid >= 0) {
+      int kb = k * stride;
+      System.arraycopy(kids, kb + i + 1, kids, kb + i + 2, a - i);
+      setKid(k, i + 1, rightKid);
+    }
+    cnt[k] = (byte) (a + 1);
+  }
+
+  /** Removes entry {@code i} of {@code k} and, if {@code removeKid >= 0}, child index {@code removeKid}. */
+  final void localEvict(int k, int i, int removeKid) {
+    int a = cnt[k];
+    int tb = k * cap;
+    System.arraycopy(times, tb + i + 1, times, tb + i, a - 1 - i);
+    for (int j = i; j < a - 1; j++) {
+      p.copy(vslot(k, j), vslot(k, j + 1));
+    }
+    if (objectStore) {
+      p.release(vslot(k, a - 1));
+    }
+    if (removeKid >= 0) {
+      int kb = k * stride;
+      System.arraycopy(kids, kb + removeKid + 1, kids, kb + removeKid, a - removeKid);
+    }
+    cnt[k] = (byte) (a - 1);
+  }
+
+  /** Index of the first entry of {@code k} with time {@code >= t} (linear: nodes hold at most 2μ entries). */
+  final int lowerBound(int k, long t) {
+    int b = k * cap;
+    int a = cnt[k];
+    int i = 0;
+    while (i < a && times[b + i] < t) {
+      i++;
+    }
+    return i;
+  }
+
+  /** Index of child {@code c} in its parent. */
+  final int childIndex(int c) {
+    int pa = parent[c];
+    int b = pa * stride;
+    int i = 0;
+    while (kids[b + i] != c) {
+      i++;
+    }
+    return i;
+  }
+
+  // ---------------------------------------------------------------- aggregates
+
+  private int acc;
+  private boolean accEmpty;
+  private int accCount;
+
+  private void accStart(int slot) {
+    acc = slot;
+    accEmpty = true;
+    accCount = 0;
+  }
+
+  private void accValue(int s) {
+    accCount++;
+    accAdd(s);
+  }
+
+  private void accNode(int k) {
+    accCount += aggCnt[k];
+    accAdd(aggSlot(k));
+  }
+
+  private void accAdd(int s) {
+    if (accEmpty) {
+      p.copy(acc, s);
+      accEmpty = false;
+    } else {
+      p.combine(acc, acc, s);
+    }
+  }
+
+  private void accEnd() {
+    if (accEmpty) {
+      p.setIdentity(acc);
+    }
+  }
+
+  /**
+   * The paper's {@code localRepairAgg}: recomputes the aggregate of {@code k} for its position:
+   * up-aggregate {@code Π↑ = Π↑(z0) v0 Π↑(z1) ... v_{a-2} Π↑(z_{a-1})}; at the FiBA root the inner
+   * aggregate {@code v0 Π↑(z1) ... Π↑(z_{a-2}) v_{a-2}} (all values if the root is a leaf); on the
+   * left spine {@code Π← = v0 Π↑(z1) ... v_{a-2} Π↑(z_{a-1}) Π←(parent)} (no parent term below the
+   * root); on the right spine {@code Π→ = Π→(parent) Π↑(z0) v0 ... Π↑(z_{a-2}) v_{a-2}}. Reads the
+   * children's and parent's stored aggregates, so repairs run children-first for up-aggregates and
+   * parent-first along the spines.
+   */
+  final void repair(int k) {
+    int a = cnt[k];
+    boolean leaf = (flags[k] & LEAF) != 0;
+    accStart(aggSlot(k));
+    if (hasAggUp(k)) {
+      if (!leaf) {
+        accNode(kid(k, 0));
+      }
+      for (int i = 0; i < a; i++) {
+        accValue(vslot(k, i));
+        if (!leaf) {
+          accNode(kid(k, i + 1));
+        }
+      }
+    } else if (k == root) {
+      for (int i = 0; i < a; i++) {
+        accValue(vslot(k, i));
+        if (!leaf && i + 1 < a) {
+          accNode(kid(k, i + 1));
+        }
+      }
+    } else if ((flags[k] & LEFT) != 0) {
+      for (int i = 0; i < a; i++) {
+        accValue(vslot(k, i));
+        if (!leaf) {
+          accNode(kid(k, i + 1));
+        }
+      }
+      if (parent[k] != root) {
+        accNode(parent[k]);
+      }
+    } else { // right spine
+      if (parent[k] != root) {
+        accNode(parent[k]);
+      }
+      for (int i = 0; i < a; i++) {
+        if (!leaf) {
+          accNode(kid(k, i));
+        }
+        accValue(vslot(k, i));
+      }
+    }
+    accEnd();
+    aggCnt[k] = accCount;
+  }
+
+  final void repairIfUp(int k) {
+    if (hasAggUp(k)) {
+      repair(k);
+    }
+  }
+
+  /**
+   * The paper's {@code repairAggs}: repairs {@code top} and the up-aggregates above it up to the
+   * first node without one (a spine node or the root), then, if that node is on a spine (or is the
+   * root and rebalancing hit that spine), the aggregates down that spine to the finger. In the
+   * classic tree: {@code top} and all its ancestors.
+   */
+  final void repairAggs(int top, boolean hitLeft, boolean hitRight) {
+    repair(top);
+    if (!finger) {
+      while (top != root) {
+        top = parent[top];
+        repair(top);
+      }
+      return;
+    }
+    while (hasAggUp(top)) {
+      top = parent[top];
+      repair(top);
+    }
+    if (isLeft(top) || (top == root && hitLeft)) {
+      int y = top;
+      while (!isLeaf(y)) {
+        y = kid(y, 0);
+        repair(y);
+      }
+    }
+    if (isRight(top) || (top == root && hitRight)) {
+      int y = top;
+      while (!isLeaf(y)) {
+        y = kid(y, cnt[y]);
+        repair(y);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- search
+
+  /**
+   * The node holding {@code t}, or the leaf where it belongs. FiBA searches from the nearer finger:
+   * up the spine to the first node whose subtree covers {@code t}, then down (O(log d)); the classic
+   * tree searches from the root.
+   */
+  final int searchNode(long t) {
+    if (!finger || isLeaf(root)) {
+      return descend(root, t);
+    }
+    int r = root;
+    int a = cnt[r];
+    if (t < time(r, 0)) {
+      int y = leftFinger;
+      while (parent[y] != r && t > time(y, cnt[y] - 1)) {
+        y = parent[y];
+      }
+      return descend(y, t);
+    }
+    if (t > time(r, a - 1)) {
+      int y = rightFinger;
+      while (parent[y] != r && t < time(y, 0)) {
+        y = parent[y];
+      }
+      return descend(y, t);
+    }
+    return descend(r, t);
+  }
+
+  final int descend(int y, long t) {
+    while (true) {
+      int i = lowerBound(y, t);
+      if ((i < cnt[y] && time(y, i) == t) || isLeaf(y)) {
+        return y;
+      }
+      y = kid(y, i);
+    }
+  }
+
+  // ---------------------------------------------------------------- insert
+
+  /** Lifts into LIFT first so that a rejected value leaves the tree unchanged. */
+  @Override
+  public final void insert(long time, double value) {
+    p.liftDouble(LIFT, value, time);
+    insertLifted(time, LIFT);
+  }
+
+  @Override
+  public final void insert(long time, long value) {
+    p.liftLong(LIFT, value, time);
+    insertLifted(time, LIFT);
+  }
+
+  @Override
+  public final void insert(long time, Object value) {
+    lift(LIFT, time, value);
+    insertLifted(time, LIFT);
+  }
+
+  final void lift(int slot, long time, Object value) {
+    if (value instanceof Double || value instanceof Float) {
+      p.liftDouble(slot, ((Number) value).doubleValue(), time);
+    } else if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+      p.liftLong(slot, ((Number) value).longValue(), time);
+    } else {
+      p.liftObject(slot, value, time);
+    }
+  }
+
+  /** Figure 7 {@code insert}: search, local insert (or combine into an equal time), rebalance, repair. */
+  final void insertLifted(long t, int src) {
+    int y = searchNode(t);
+    int i = lowerBound(y, t);
+    if (i < cnt[y] && time(y, i) == t) {
+      int s = vslot(y, i);
+      p.combine(s, s, src); // old ⊗ new
+      repairAggs(y, false, false);
+      return;
+    }
+    localInsert(y, i, t, src, -1);
+    size++;
+    rebalanceForInsert(y);
+    repairAggs(rTop, rHitLeft, rHitRight);
+  }
+
+  /** Figure 7 {@code rebalanceForInsert}: splits upwards while a node overflows. */
+  final void rebalanceForInsert(int node) {
+    boolean hl = isLeft(node);
+    boolean hr = isRight(node);
+    while (arity(node) > maxArity) {
+      if (node == root) {
+        heightIncrease();
+        hl = true;
+        hr = true;
+      }
+      split(node);
+      node = parent[node];
+      hl |= isLeft(node);
+      hr |= isRight(node);
+    }
+    rTop = node;
+    rHitLeft = hl;
+    rHitRight = hr;
+  }
+
+  /** A new root whose only child is the old root; the old root is now on both spines. */
+  final void heightIncrease() {
+    int r = alloc();
+    int old = root;
+    kids[r * stride] = old;
+    parent[old] = r;
+    flags[old] |= LEFT | RIGHT;
+    root = r;
+  }
+
+  /**
+   * Splits {@code y} of arity {@code 2μ + 1}: {@code y} keeps {@code μ} entries (arity
+   * {@code μ + 1}), entry {@code μ} moves up into the parent, a new right sibling takes the other
+   * {@code μ - 1} entries (arity {@code μ}). Repairs the up-aggregates among the two halves; spine
+   * aggregates are left to {@link #repairAggs}.
+   */
+  final void split(int y) {
+    int z = alloc();
+    int a = cnt[y];
+    int m = a / 2;
+    boolean leaf = isLeaf(y);
+    flags[z] = (byte) (flags[y] & (LEAF | RIGHT));
+    flags[y] &= ~RIGHT;
+    int nz = a - m - 1;
+    System.arraycopy(times, y * cap + m + 1, times, z * cap, nz);
+    for (int j = 0; j < nz; j++) {
+      p.copy(vslot(z, j), vslot(y, m + 1 + j));
+    }
+    if (!leaf) {
+      for (int j = 0; j <= nz; j++) {
+        setKid(z, j, kid(y, m + 1 + j));
+      }
+    }
+    cnt[z] = (byte) nz;
+    int pa = parent[y];
+    int yi = childIndex(y);
+    localInsert(pa, yi, time(y, m), vslot(y, m), z);
+    cnt[y] = (byte) m;
+    if (objectStore) {
+      for (int j = m; j < a; j++) {
+        p.release(vslot(y, j));
+      }
+    }
+    if (y == rightFinger) {
+      rightFinger = z;
+    }
+    repairIfUp(y);
+    repairIfUp(z);
+  }
+
+  // ---------------------------------------------------------------- evict
+
+  @Override
+  public boolean evict(long t) {
+    if (size == 0) {
+      return false;
+    }
+    int y = searchNode(t);
+    int i = lowerBound(y, t);
+    if (i >= cnt[y] || time(y, i) != t) {
+      return false;
+    }
+    size--;
+    if (isLeaf(y)) {
+      localEvict(y, i, -1);
+      rebalanceForEvict(y, -1);
+    } else {
+      evictInner(y, i);
+    }
+    repairAggs(rTop, rHitLeft, rHitRight);
+    return true;
+  }
+
+  /** Levels climbed by the last {@link #rebalanceForEvict} (for {@link #evictInner}). */
+  int rLevels;
+
+  /**
+   * Figure 7 {@code rebalanceForEvict}: merges with or borrows from a sibling while a node
+   * underflows. Fix over the published pseudocode: a sibling on the left spine sets
+   * {@code hitLeft} (symmetric to {@code hitRight}), so that borrowing from or merging with a
+   * left-spine neighbour repairs the left-spine aggregates below it.
+   */
+  final void rebalanceForEvict(int node, int toRepair) {
+    boolean hl = isLeft(node);
+    boolean hr = isRight(node);
+    int levels = 0;
+    if (node == toRepair) {
+      repairIfUp(node);
+    }
+    while (node != root && arity(node) < minArity) {
+      int pa = parent[node];
+      int ni = childIndex(node);
+      int si = pickEvictionSibling(pa, ni);
+      int sib = kid(pa, si);
+      hl |= isLeft(sib);
+      hr |= isRight(sib);
+      if (arity(sib) <= minArity) {
+        node = merge(pa, ni, si);
+        if (pa == root && arity(pa) == 1) {
+          heightDecrease(); // the merged node takes the old root's place
+          levels++;
+        } else {
+          node = pa;
+          levels++;
+        }
+      } else {
+        move(pa, ni, si);
+        node = pa;
+        levels++;
+      }
+      if (node == toRepair) {
+        repairIfUp(node);
+      }
+      hl |= isLeft(node);
+      hr |= isRight(node);
+    }
+    rTop = node;
+    rHitLeft = hl;
+    rHitRight = hr;
+    rLevels = levels;
+  }
+
+  /** The sibling to merge with or borrow from: the only one, or the one with the larger arity. */
+  final int pickEvictionSibling(int pa, int ni) {
+    if (ni == 0) {
+      return 1;
+    }
+    if (ni == cnt[pa]) {
+      return ni - 1;
+    }
+    return arity(kid(pa, ni - 1)) >= arity(kid(pa, ni + 1)) ? ni - 1 : ni + 1;
+  }
+
+  /**
+   * Merges the children {@code min(ni, si)} and {@code min(ni, si) + 1} of {@code pa} with the
+   * separating entry into the left one; frees the right one; returns the merged node.
+   */
+  final int merge(int pa, int ni, int si) {
+    int li = Math.min(ni, si);
+    int l = kid(pa, li);
+    int r = kid(pa, li + 1);
+    int al = cnt[l];
+    int ar = cnt[r];
+    boolean leaf = isLeaf(l);
+    moveEntry(l, al, pa, li);
+    for (int j = 0; j < ar; j++) {
+      moveEntry(l, al + 1 + j, r, j);
+    }
+    if (!leaf) {
+      for (int j = 0; j <= ar; j++) {
+        setKid(l, al + 1 + j, kid(r, j));
+      }
+    }
+    cnt[l] = (byte) (al + 1 + ar);
+    flags[l] |= (byte) (flags[r] & RIGHT);
+    if (r == rightFinger) {
+      rightFinger = l;
+    }
+    localEvict(pa, li, li + 1);
+    freeNode(r);
+    repairIfUp(l);
+    return l;
+  }
+
+  /** Moves one entry and child from sibling {@code si} through the parent into child {@code ni}. */
+  final void move(int pa, int ni, int si) {
+    int node = kid(pa, ni);
+    int sib = kid(pa, si);
+    boolean leaf = isLeaf(node);
+    int as = cnt[sib];
+    if (si < ni) { // rotate right: parent entry si to the front of node, sib's last entry up
+      localInsert(node, 0, time(pa, si), vslot(pa, si), -1);
+      if (!leaf) {
+        int kb = node * stride;
+        System.arraycopy(kids, kb, kids, kb + 1, cnt[node]);
+        setKid(node, 0, kid(sib, as));
+      }
+      moveEntry(pa, si, sib, as - 1);
+      cnt[sib] = (byte) (as - 1);
+      if (objectStore) {
+        p.release(vslot(sib, as - 1));
+      }
+    } else { // rotate left: parent entry ni to the end of node, sib's first entry up
+      int an = cnt[node];
+      localInsert(node, an, time(pa, ni), vslot(pa, ni), leaf ? -1 : kid(sib, 0));
+      moveEntry(pa, ni, sib, 0);
+      localEvict(sib, 0, leaf ? -1 : 0);
+    }
+    repairIfUp(node);
+    repairIfUp(sib);
+  }
+
+  /** The root has arity 1: its only child becomes the root. */
+  final void heightDecrease() {
+    int old = root;
+    int c = kid(old, 0);
+    root = c;
+    parent[c] = -1;
+    flags[c] &= ~(LEFT | RIGHT);
+    freeNode(old);
+  }
+
+  /**
+   * Figure 8 {@code evictInner}: replaces entry {@code idx} of internal {@code node} by its
+   * neighbour in time order from a leaf (the oldest of the right subtree if that child can spare
+   * an entry, else the youngest of the left subtree), evicts that from the leaf, rebalances, and
+   * repairs up to {@code node} if rebalancing stopped below it.
+   */
+  final void evictInner(int node, int idx) {
+    int right = kid(node, idx + 1);
+    int leaf;
+    int pos;
+    int depth = 1;
+    if (arity(right) > minArity) {
+      leaf = right;
+      while (!isLeaf(leaf)) {
+        leaf = kid(leaf, 0);
+        depth++;
+      }
+      pos = 0;
+    } else {
+      leaf = kid(node, idx);
+      while (!isLeaf(leaf)) {
+        leaf = kid(leaf, cnt[leaf]);
+        depth++;
+      }
+      pos = cnt[leaf] - 1;
+    }
+    moveEntry(node, idx, leaf, pos);
+    localEvict(leaf, pos, -1);
+    rebalanceForEvict(leaf, node);
+    if (rLevels < depth) { // top is a strict descendant of node
+      int top = rTop;
+      boolean hl = rHitLeft;
+      boolean hr = rHitRight;
+      while (top != node) {
+        repairIfUp(top);
+        top = parent[top];
+        hl |= isLeft(top);
+        hr |= isRight(top);
+      }
+      rTop = node;
+      rHitLeft = hl;
+      rHitRight = hr;
+    }
+  }
+
+  // ---------------------------------------------------------------- queries
+
+  /** Slot holding the whole-window aggregate: {@code Π←(leftFinger) ⊗ inner(root) ⊗ Π→(rightFinger)}. */
+  final int querySlot() {
+    if (!finger || isLeaf(root)) {
+      return aggSlot(root);
+    }
+    p.combine(RES, aggSlot(leftFinger), aggSlot(root));
+    p.combine(RES, RES, aggSlot(rightFinger));
+    return RES;
+  }
+
+  @Override
+  public final Object query() {
+    return p.lower(querySlot());
+  }
+
+  @Override
+  public final double queryDouble() {
+    return p.lowerDouble(querySlot());
+  }
+
+  /** The raw partial aggregate of the window (for tests). */
+  public final Object queryPartial() {
+    return p.partial(querySlot());
+  }
+
+  /** Figure 10: finger-search both bounds, recurse from their least common ancestor. */
+  final int rangeSlot(long from, long to) {
+    p.setIdentity(RES);
+    if (size == 0 || from > to) {
+      return RES;
+    }
+    int nf = searchNode(from);
+    int nt = searchNode(to);
+    int top = leastCommonAncestor(nf, nt);
+    queryRec(top, from, false, to, false, RES);
+    return RES;
+  }
+
+  final int height(int k) {
+    int h = 0;
+    while (!isLeaf(k)) {
+      k = kid(k, 0);
+      h++;
+    }
+    return h;
+  }
+
+  final int leastCommonAncestor(int a, int b) {
+    int ha = height(a);
+    int hb = height(b);
+    while (ha < hb) {
+      a = parent[a];
+      ha++;
+    }
+    while (hb < ha) {
+      b = parent[b];
+      hb++;
+    }
+    while (a != b) {
+      a = parent[a];
+      b = parent[b];
+    }
+    return a;
+  }
+
+  /**
+   * Figure 10 {@code queryRec}: combines into {@code acc} the entries of {@code k}'s subtree in
+   * {@code [from, to]}; {@code fromInf}/{@code toInf} say that the bound is below/above the whole
+   * subtree (the neighbouring separator in the parent is inside the range), in which case a
+   * stored up-aggregate is used instead of recursing. Spine nodes and the FiBA root have no
+   * up-aggregate but lie on the two recursion chains.
+   */
+  final void queryRec(int k, long from, boolean fromInf, long to, boolean toInf, int acc) {
+    if (fromInf && toInf && hasAggUp(k)) {
+      p.combine(acc, acc, aggSlot(k));
+      return;
+    }
+    int a = cnt[k];
+    boolean leaf = isLeaf(k);
+    if (!leaf) {
+      long t0 = time(k, 0);
+      if (fromInf || from < t0) {
+        queryRec(kid(k, 0), from, fromInf, to, toInf || t0 <= to, acc);
+      }
+    }
+    for (int i = 0; i < a; i++) {
+      long ti = time(k, i);
+      if (!toInf && ti > to) {
+        break;
+      }
+      boolean geFrom = fromInf || from <= ti;
+      if (geFrom) {
+        p.combine(acc, acc, vslot(k, i));
+      }
+      if (!leaf && (toInf || ti < to)) {
+        if (i + 1 < a) {
+          long tn = time(k, i + 1);
+          if (fromInf || from < tn) {
+            queryRec(kid(k, i + 1), from, geFrom, to, toInf || tn <= to, acc);
+          }
+        } else {
+          queryRec(kid(k, i + 1), from, geFrom, to, toInf, acc);
+        }
+      }
+    }
+  }
+
+  @Override
+  public final Object query(long from, long to) {
+    return p.lower(rangeSlot(from, to));
+  }
+
+  @Override
+  public final double queryDouble(long from, long to) {
+    return p.lowerDouble(rangeSlot(from, to));
+  }
+
+  /** The raw partial aggregate of {@code [from, to]} (for tests). */
+  public final Object queryPartial(long from, long to) {
+    return p.partial(rangeSlot(from, to));
+  }
+
+  @Override
+  public final long oldestTime() {
+    if (size == 0) {
+      throw new NoSuchElementException("oldestTime() on an empty window (algorithm '" + name + "')");
+    }
+    return time(leftFinger, 0);
+  }
+
+  @Override
+  public final long youngestTime() {
+    if (size == 0) {
+      throw new NoSuchElementException("youngestTime() on an empty window (algorithm '" + name + "')");
+    }
+    return time(rightFinger, cnt[rightFinger] - 1);
+  }
+
+  @Override
+  public final int size() {
+    return size;
+  }
+
+  @Override
+  public final String algorithm() {
+    return name;
+  }
+
+  @Override
+  public final AggregateFunction<?, ?, ?> function() {
+    return fn;
+  }
+
+  /** The partial store (tests may inspect it). */
+  public final Partials partials() {
+    return p;
+  }
+
+  /** Tree height (0 for a single leaf). */
+  public final int height() {
+    return height(root);
+  }
+
+  /**
+   * Bytes held by the node pool's arrays, including free capacity, plus the partial store when it
+   * is primitive ({@code wordsPerPartial} 8-byte words per slot; pass 0 to leave it out).
+   */
+  public final long allocatedBytes(int wordsPerPartial) {
+    long b = 8L * times.length + 4L * kids.length + 4L * parent.length + cnt.length + flags.length;
+    return b + 8L * wordsPerPartial * p.capacity();
+  }
+
+  @Override
+  public String toString() {
+    return name + "(" + fn.name() + ", n=" + size + ")";
+  }
+
+  // ---------------------------------------------------------------- bulk (loops; overridden in BulkFingerBTree)
+
+  @Override
+  public int bulkEvict(long t) {
+    int removed = 0;
+    while (size > 0 && oldestTime() <= t) {
+      evict(oldestTime());
+      removed++;
+    }
+    return removed;
+  }
+
+  @Override
+  public void bulkInsert(long[] ts, double[] values, int from, int len) {
+    checkSorted(ts, from, len);
+    for (int i = from; i < from + len; i++) {
+      insert(ts[i], values[i]);
+    }
+  }
+
+  @Override
+  public void bulkInsert(long[] ts, Object[] values, int from, int len) {
+    checkSorted(ts, from, len);
+    for (int i = from; i < from + len; i++) {
+      insert(ts[i], values[i]);
+    }
+  }
+
+  static void checkSorted(long[] ts, int from, int len) {
+    Objects.checkFromIndexSize(from, len, ts.length);
+    for (int i = from + 1; i < from + len; i++) {
+      if (ts[i] < ts[i - 1]) {
+        throw new IllegalArgumentException("bulkInsert: times not sorted at index " + i + ": " + ts[i - 1]
+            + " > " + ts[i]);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- invariants
+
+  /**
+   * Checks every structural and aggregation invariant, recomputing each stored partial from its
+   * definition for the node's position through the function's generic combine (independent of
+   * the store's kernels): arity bounds, equal leaf depth, time order within and across nodes,
+   * parent links, spine flags, fingers, size, and up / inner / left / right aggregates.
+   *
+   * @throws IllegalStateException describing the first violation
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public void checkInvariants() {
+    AggregateFunction f = fn;
+    if (parent[root] != -1) {
+      fail("root " + root + " has parent " + parent[root]);
+    }
+    if ((flags[root] & (LEFT | RIGHT)) != 0) {
+      fail("root " + root + " has spine flags " + flags[root]);
+    }
+    if (!isLeaf(root) && arity(root) < 2) {
+      fail("internal root " + root + " has arity " + arity(root));
+    }
+    int[] leafDepth = {-1};
+    int[] count = {0};
+    int[] nodeCount = {0};
+    Object[] up = new Object[nodeCap];
+    upCnt = new int[nodeCap];
+    checkRec(root, 0, Long.MIN_VALUE, false, Long.MAX_VALUE, false, true, true, leafDepth, count, nodeCount, up);
+    if (count[0] != size) {
+      fail("size " + size + " but the tree holds " + count[0] + " entries");
+    }
+    int lf = root;
+    while (!isLeaf(lf)) {
+      lf = kid(lf, 0);
+    }
+    int rf = root;
+    while (!isLeaf(rf)) {
+      rf = kid(rf, cnt[rf]);
+    }
+    if (lf != leftFinger) {
+      fail("left finger " + leftFinger + " but the leftmost leaf is " + lf);
+    }
+    if (rf != rightFinger) {
+      fail("right finger " + rightFinger + " but the rightmost leaf is " + rf);
+    }
+    // position-aware aggregates, recomputed top-down from the definitions
+    if (!finger) {
+      return;
+    }
+    // root: inner aggregate
+    Object inner = f.identity();
+    int innerCnt = 0;
+    for (int i = 0; i < cnt[root]; i++) {
+      inner = f.combine(inner, p.partial(vslot(root, i)));
+      innerCnt++;
+      if (!isLeaf(root) && i + 1 < cnt[root]) {
+        inner = f.combine(inner, up[kid(root, i + 1)]);
+        innerCnt += upCnt[kid(root, i + 1)];
+      }
+    }
+    expect(root, "inner", inner, innerCnt);
+    if (isLeaf(root)) {
+      return;
+    }
+    Object above = null;
+    int aboveCnt = 0;
+    for (int y = kid(root, 0); ; y = kid(y, 0)) {
+      Object own = f.identity();
+      int ownCnt = 0;
+      for (int i = 0; i < cnt[y]; i++) {
+        own = f.combine(own, p.partial(vslot(y, i)));
+        ownCnt++;
+        if (!isLeaf(y)) {
+          own = f.combine(own, up[kid(y, i + 1)]);
+          ownCnt += upCnt[kid(y, i + 1)];
+        }
+      }
+      Object want = above == null ? own : f.combine(own, above);
+      aboveCnt += ownCnt;
+      expect(y, "left", want, aboveCnt);
+      above = want;
+      if (isLeaf(y)) {
+        break;
+      }
+    }
+    above = null;
+    aboveCnt = 0;
+    for (int y = kid(root, cnt[root]); ; y = kid(y, cnt[y])) {
+      Object own = f.identity();
+      int ownCnt = 0;
+      for (int i = 0; i < cnt[y]; i++) {
+        if (!isLeaf(y)) {
+          own = f.combine(own, up[kid(y, i)]);
+          ownCnt += upCnt[kid(y, i)];
+        }
+        own = f.combine(own, p.partial(vslot(y, i)));
+        ownCnt++;
+      }
+      Object want = above == null ? own : f.combine(above, own);
+      aboveCnt += ownCnt;
+      expect(y, "right", want, aboveCnt);
+      above = want;
+      if (isLeaf(y)) {
+        break;
+      }
+    }
+  }
+
+  private int[] upCnt;
+
+  private void expect(int k, String kind, Object want, int wantCnt) {
+    if (aggCnt[k] != wantCnt) {
+      fail(kind + " aggregate of node " + k + " (" + describe(k) + ") counts " + aggCnt[k] + " entries, expected "
+          + wantCnt);
+    }
+    Object got = p.partial(aggSlot(k));
+    if (!Objects.deepEquals(got, want)) {
+      fail(kind + " aggregate of node " + k + " (" + describe(k) + ") is " + show(got) + ", expected " + show(want));
+    }
+  }
+
+  /** Returns the recomputed up-aggregate of {@code k}'s subtree (stored in {@code up[k]}). */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private Object checkRec(int k, int depth, long lo, boolean hasLo, long hi, boolean hasHi, boolean onLeft,
+      boolean onRight, int[] leafDepth, int[] count, int[] nodeCount, Object[] up) {
+    AggregateFunction f = fn;
+    nodeCount[0]++;
+    int countBefore = count[0];
+    if (nodeCount[0] > nodeHigh) {
+      fail("more reachable nodes than allocated (" + nodeHigh + "): a cycle?");
+    }
+    int a = cnt[k];
+    boolean leaf = isLeaf(k);
+    if (k != root) {
+      if (arity(k) < minArity || arity(k) > maxArity) {
+        fail("node " + k + " (" + describe(k) + ") has arity " + arity(k) + " outside [" + minArity + ", " + maxArity + "]");
+      }
+      boolean wantLeft = onLeft;
+      boolean wantRight = onRight;
+      if (isLeft(k) != wantLeft || isRight(k) != wantRight) {
+        fail("node " + k + " (" + describe(k) + ") has spine flags left=" + isLeft(k) + " right=" + isRight(k)
+            + ", expected left=" + wantLeft + " right=" + wantRight);
+      }
+    } else if (arity(k) > maxArity) {
+      fail("root has arity " + arity(k) + " > " + maxArity);
+    }
+    for (int i = 0; i < a; i++) {
+      long t = time(k, i);
+      if (i > 0 && time(k, i - 1) >= t) {
+        fail("node " + k + " (" + describe(k) + "): times not increasing at index " + i);
+      }
+      if ((hasLo && t <= lo) || (hasHi && t >= hi)) {
+        fail("node " + k + " (" + describe(k) + "): time " + t + " outside its separators (" + (hasLo ? lo : "-inf")
+            + ", " + (hasHi ? hi : "+inf") + ")");
+      }
+    }
+    count[0] += a;
+    Object agg = f.identity();
+    if (leaf) {
+      if (leafDepth[0] < 0) {
+        leafDepth[0] = depth;
+      } else if (leafDepth[0] != depth) {
+        fail("leaf " + k + " at depth " + depth + " but another leaf is at depth " + leafDepth[0]);
+      }
+      for (int i = 0; i < a; i++) {
+        agg = f.combine(agg, p.partial(vslot(k, i)));
+      }
+    } else {
+      for (int i = 0; i <= a; i++) {
+        int c = kid(k, i);
+        if (c < 0 || c >= nodeHigh) {
+          fail("node " + k + " has a bad child id " + c + " at " + i);
+        }
+        if (parent[c] != k) {
+          fail("node " + c + " is child " + i + " of " + k + " but its parent is " + parent[c]);
+        }
+        boolean cl = i == 0 ? (k == root || onLeft) : false;
+        boolean cr = i == a ? (k == root || onRight) : false;
+        Object sub = checkRec(c, depth + 1, i == 0 ? lo : time(k, i - 1), i == 0 ? hasLo : true,
+            i == a ? hi : time(k, i), i == a ? hasHi : true, cl, cr, leafDepth, count, nodeCount, up);
+        agg = f.combine(agg, sub);
+        if (i < a) {
+          agg = f.combine(agg, p.partial(vslot(k, i)));
+        }
+      }
+    }
+    up[k] = agg;
+    upCnt[k] = count[0] - countBefore;
+    if (hasAggUp(k)) {
+      expect(k, "up", agg, upCnt[k]);
+    }
+    return agg;
+  }
+
+  final String describe(int k) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(k == root ? "root" : isLeft(k) ? "left spine" : isRight(k) ? "right spine" : "inner");
+    sb.append(isLeaf(k) ? " leaf" : " internal").append(", times [");
+    for (int i = 0; i < cnt[k]; i++) {
+      sb.append(i > 0 ? " " : "").append(time(k, i));
+    }
+    return sb.append(']').toString();
+  }
+
+  static String show(Object o) {
+    if (o instanceof double[] d) {
+      return Arrays.toString(d);
+    }
+    if (o instanceof long[] l) {
+      return l.length > 8 ? "long[" + l.length + "]@" + Arrays.hashCode(l) : Arrays.toString(l);
+    }
+    String s = String.valueOf(o);
+    return s.length() > 200 ? s.substring(0, 200) + "..." : s;
+  }
+
+  static void fail(String msg) {
+    throw new IllegalStateException(msg);
+  }
+}

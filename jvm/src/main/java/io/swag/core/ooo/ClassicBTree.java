@@ -1,0 +1,23 @@
+package io.swag.core.ooo;
+
+import io.swag.core.AggregateFunction;
+
+/**
+ * The baseline of the FiBA paper (Tangwongsan, Hirzel, Schneider, VLDB 2019, Section 3.1): a
+ * classic B-tree keyed by time, augmented with up-aggregates. Every node stores
+ * {@code Π↑(y) = Π↑(z0) v0 Π↑(z1) ... v_{a-2} Π↑(z_{a-1})}, so the root holds the whole window.
+ *
+ * <p>Size invariants: {@code MIN_ARITY = μ <= a <= MAX_ARITY = 2μ} for non-root nodes,
+ * {@code 2 <= a} for an internal root, all leaves at one depth, time order within and across
+ * nodes. Rebalancing is after the fact (split on overflow, merge or move on underflow).
+ *
+ * <p>Complexity (n entries): {@code query()} O(1) and no combine; {@code insert}/{@code evict}
+ * O(log n) (search from the root, repair up to the root); range query O(log n); bulk operations
+ * are loops of single ones. Space: see {@link BTreeCore} (one node pool of primitive arrays).
+ */
+public final class ClassicBTree extends BTreeCore {
+
+  public ClassicBTree(AggregateFunction<?, ?, ?> fn, int minArity) {
+    super("bclassic" + minArity, fn, minArity, false);
+  }
+}

@@ -1,0 +1,65 @@
+package io.swag.core.ooo;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every out-of-order variant against the sorted-map {@link TreeOracle} on seeded random traces
+ * (see {@link OooDriver}) with windows up to 10^4 and bulks up to 10^4: {@code sum} (exact small
+ * integers), {@code collect} (order), {@code argmax} (ties) and {@code bloom} (object-sized
+ * partials in a primitive store); about 1.2 * 10^5 steps per variant, which
+ * are about 2 * 10^6 element operations (a bulk operation of m entries counts m).
+ */
+class OooDifferentialTest {
+
+  static final int[][] PLAN = {
+      // function index, operations
+      {0, 100_000}, {1, 30_000}, {2, 30_000}, {3, 5_000}};
+  static final String[] FUNCTIONS = {"sum", "collect", "argmax", "bloom"};
+
+  /** Element operations per variant over all functions. */
+  static final Map<String, Long> TOTALS = new ConcurrentHashMap<>();
+
+  @AfterAll
+  static void enoughOperationsPerVariant() {
+    for (String a : Trees.NAMES) {
+      long total = TOTALS.getOrDefault(a, 0L);
+      if (total > 0) { // (skipped when a single case is selected)
+        assertTrue(total >= (TOTALS.size() == Trees.NAMES.size() ? 1_000_000 : 0),
+            a + ": only " + total + " element operations");
+      }
+    }
+  }
+
+  static Stream<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    for (String a : Trees.NAMES) {
+      for (int[] p : PLAN) {
+        out.add(Arguments.of(a, FUNCTIONS[p[0]], p[1]));
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0} x {1}, {2} ops")
+  @MethodSource("cases")
+  void againstOracle(String algorithm, String function, int ops) {
+    OooDriver d = new OooDriver(algorithm, function, 0x5EEDL ^ (algorithm.hashCode() * 31L + function.hashCode()),
+        10_000, false);
+    d.run(ops);
+    assertTrue(d.checkedQueries > ops / 200, "too few checked queries: " + d.checkedQueries);
+    assertTrue(d.checkedRanges > ops / 100, "too few checked range queries: " + d.checkedRanges);
+    assertTrue(d.maxSize > Math.min(2_000, ops / 20), "trace never grew the window: max " + d.maxSize);
+    TOTALS.merge(algorithm, d.elementOps, Long::sum);
+    assertTrue(d.bulkEvicts > ops / 200 && d.bulkInserts > ops / 200, "too few bulk operations");
+  }
+}
