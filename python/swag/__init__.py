@@ -25,7 +25,15 @@ from .errors import (
     UnknownFunctionError,
     ValueTypeError,
 )
-from .local import Aggregator, TimedAggregator, aggregator, algorithms, functions, timed_aggregator
+from .local import (
+    Aggregator,
+    TimedAggregator,
+    aggregator,
+    algorithms,
+    functions,
+    out_of_order_algorithms,
+    timed_aggregator,
+)
 from .results import BloomFilter, CountMinSketch, KllQuantiles, SketchResult
 
 __all__ = [
@@ -33,6 +41,7 @@ __all__ = [
     "aggregator",
     "timed_aggregator",
     "algorithms",
+    "out_of_order_algorithms",
     "functions",
     "Aggregator",
     "TimedAggregator",

@@ -13,17 +13,33 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import jpype  # type: ignore[import-untyped]
+
 from . import _jvm
 from ._convert import from_java, to_java_options, to_java_time, to_java_value
 from ._jvm import JException, translate
 from .errors import UnknownAlgorithmError, UnknownFunctionError
 
-__all__ = ["Aggregator", "TimedAggregator", "aggregator", "timed_aggregator", "algorithms", "functions"]
+__all__ = [
+    "Aggregator",
+    "TimedAggregator",
+    "aggregator",
+    "timed_aggregator",
+    "algorithms",
+    "out_of_order_algorithms",
+    "functions",
+]
 
 
 def algorithms() -> list[str]:
     """The in-order (FIFO) algorithm names (Java ``io.swag.core.Swag.FIFO_ALGORITHMS``)."""
     return [str(a) for a in _jvm.jclass("io.swag.core.Swag").FIFO_ALGORITHMS]
+
+
+def out_of_order_algorithms() -> list[str]:
+    """The out-of-order (B-tree) algorithm names: ``fiba``, ``bfiba2/4/8``, ``fiba2/4/8``,
+    ``bclassic2/4/8`` (Java ``io.swag.core.Swag.OUT_OF_ORDER_ALGORITHMS``)."""
+    return [str(a) for a in _jvm.jclass("io.swag.core.Swag").OUT_OF_ORDER_ALGORITHMS]
 
 
 def functions() -> list[str]:
@@ -121,15 +137,20 @@ class Aggregator(_Window):
 
 
 class TimedAggregator(_Window):
-    """A FIFO aggregator whose values carry event times (``int`` epoch milliseconds, or
-    ``datetime``; naive datetimes are read as UTC), inserted in non-decreasing time order, so the
-    window can be evicted by time. ``argmin``/``argmax`` give the time of the extreme value."""
+    """An aggregator whose values carry event times (``int`` epoch milliseconds, or ``datetime``;
+    naive datetimes are read as UTC). ``argmin``/``argmax`` give the time of the extreme value.
+
+    With an in-order algorithm (``daba_lite``, ...) times must be non-decreasing; with an
+    out-of-order one (``fiba``, ...) values may arrive in any order, any time can be evicted, and
+    :meth:`query` takes a time range (window sharing). A value at a time already present is
+    combined into that entry, after the older arrivals.
+    """
 
     __slots__ = ()
 
     def insert(self, time: Any, value: Any) -> None:
         """Inserts ``value`` at ``time``; :class:`~swag.OutOfOrderError` if ``time`` is older than
-        :meth:`youngest_time`."""
+        :meth:`youngest_time` on an in-order aggregator."""
         t = to_java_time(time)
         v = to_java_value(value, self._fn)
         try:
@@ -142,11 +163,57 @@ class TimedAggregator(_Window):
         for time, value in items:
             self.insert(time, value)
 
+    def bulk_insert(self, times: Iterable[Any], values: Iterable[Any]) -> None:
+        """Inserts a batch sorted by time (one call into the JVM; FiBA's bulk insert)."""
+        ts = [to_java_time(t) for t in times]
+        vs = list(values)
+        if len(ts) != len(vs):
+            raise ValueError(f"bulk_insert: {len(ts)} times but {len(vs)} values")
+        for i in range(1, len(ts)):
+            if ts[i] < ts[i - 1]:
+                raise ValueError(f"bulk_insert: times must be sorted, but time {ts[i]} at index {i} < {ts[i - 1]}")
+        jl = jpype.JArray(jpype.JLong)(ts)
+        numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vs)
+        if numeric:
+            jv = jpype.JArray(jpype.JDouble)([float(v) for v in vs])
+        else:
+            jv = jpype.JArray(jpype.JObject)([to_java_value(v, self._fn) for v in vs])
+        try:
+            self._j.bulkInsert(jl, jv, 0, len(ts))
+        except JException as e:
+            raise translate(e, "insert") from None
+
+    def evict(self, time: Any = None) -> bool | None:
+        """Without ``time``: removes the oldest value (:class:`~swag.EmptyWindowError` if empty).
+        With ``time``: removes the entry at exactly that time and returns whether there was one."""
+        try:
+            if time is None:
+                if hasattr(self._j, "evictUpTo"):  # in-order: one value, even among equal times
+                    self._j.evict()
+                else:
+                    self._j.evict(self._j.oldestTime())
+                return None
+            return bool(self._j.evict(to_java_time(time)))
+        except JException as e:
+            raise translate(e, "other") from None
+
     def evict_up_to(self, time: Any) -> int:
-        """Evicts every value with time ``<= time``; returns how many were evicted."""
+        """Evicts every value with time ``<= time`` (FiBA's bulk evict); returns how many."""
         t = to_java_time(time)
         try:
-            return int(self._j.evictUpTo(t))
+            return int(self._j.bulkEvict(t))
+        except JException as e:
+            raise translate(e, "other") from None
+
+    def query(self, start: Any = None, end: Any = None) -> Any:
+        """The aggregate of the window, or with ``start``/``end`` of the values with
+        ``start <= time <= end`` (either bound may be omitted)."""
+        if start is None and end is None:
+            return super().query()
+        lo = -(2**63) if start is None else to_java_time(start)
+        hi = 2**63 - 1 if end is None else to_java_time(end)
+        try:
+            return from_java(self._j.query(jpype.JLong(lo), jpype.JLong(hi)))
         except JException as e:
             raise translate(e, "other") from None
 
@@ -165,8 +232,17 @@ class TimedAggregator(_Window):
             raise translate(e, "other") from None
 
     def times(self) -> list[int]:
-        """The times in the window, oldest first."""
+        """The times in the window, oldest first (in-order aggregators only)."""
+        if not hasattr(self._j, "times"):
+            raise NotImplementedError(f"times() is available for in-order aggregators, not {self.algorithm!r}")
         return [int(t) for t in self._j.times()]
+
+    @property
+    def stored_partials(self) -> int:
+        """How many partial aggregates the algorithm stores now (in-order aggregators)."""
+        if not hasattr(self._j, "storedPartials"):
+            raise NotImplementedError(f"stored_partials is reported by in-order aggregators, not {self.algorithm!r}")
+        return int(self._j.storedPartials())
 
     def __repr__(self) -> str:
         return f"TimedAggregator({self._describe()})"
@@ -197,5 +273,10 @@ def aggregator(algorithm: str, function: str, **options: Any) -> Aggregator:
 
 
 def timed_aggregator(algorithm: str, function: str, **options: Any) -> TimedAggregator:
-    """Like :func:`aggregator`, with event times (see :class:`TimedAggregator`)."""
-    return TimedAggregator(_create("timedFifo", algorithm, function, options), options)
+    """Like :func:`aggregator`, with event times (see :class:`TimedAggregator`). ``algorithm`` is
+    an in-order name (:func:`algorithms`) or an out-of-order one (:func:`out_of_order_algorithms`,
+    e.g. ``"fiba"``, which also takes ``min_arity=2|4|8``)."""
+    if "min_arity" in options:
+        options = dict(options)
+        options["minArity"] = options.pop("min_arity")
+    return TimedAggregator(_create("timed", algorithm, function, options), options)

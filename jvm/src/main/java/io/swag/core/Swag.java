@@ -9,6 +9,8 @@ import io.swag.core.fifo.TimedFifo;
 import io.swag.core.fifo.TwoStacks;
 import io.swag.core.fifo.TwoStacksLite;
 import io.swag.core.fn.Functions;
+import io.swag.core.ooo.Trees;
+import java.util.HashMap;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -57,6 +59,63 @@ public final class Swag {
 
   public static TimedFifo timedFifo(String algorithm, AggregateFunction<?, ?, ?> function) {
     return new TimedFifo(fifo(algorithm, function));
+  }
+
+  /** Out-of-order algorithm names accepted by {@link #timed}: B-tree variants of FiBA. */
+  public static final List<String> OUT_OF_ORDER_ALGORITHMS = Trees.NAMES;
+
+  /**
+   * A timestamped aggregator behind the out-of-order interface: a B-tree from
+   * {@link #OUT_OF_ORDER_ALGORITHMS} (any insert order), or an in-order algorithm from
+   * {@link #FIFO_ALGORITHMS} (non-decreasing times; see {@link TimedFifo}).
+   */
+  public static TimedAggregator timed(String algorithm, String function) {
+    return timed(algorithm, function, Collections.emptyMap());
+  }
+
+  /**
+   * Like {@link #timed(String, String)}; {@code options} configure the function (e.g. {@code bits})
+   * and, for {@code fiba}/{@code bfiba}/{@code bclassic}, the tree: {@code minArity} 2, 4 or 8.
+   */
+  public static TimedAggregator timed(String algorithm, String function, Map<String, ?> options) {
+    Map<String, Object> fnOptions = new HashMap<>(options == null ? Collections.emptyMap() : options);
+    Object arity = fnOptions.remove("minArity");
+    return timed(algorithm, Functions.byName(function, fnOptions), arity);
+  }
+
+  /** A timestamped aggregator for any function ({@code minArity}: null for the default). */
+  public static TimedAggregator timed(String algorithm, AggregateFunction<?, ?, ?> function, Object minArity) {
+    if (algorithm == null) {
+      throw new IllegalArgumentException("algorithm name is null; known algorithms: " + FIFO_ALGORITHMS
+          + ", " + OUT_OF_ORDER_ALGORITHMS);
+    }
+    String a = algorithm.trim().toLowerCase(Locale.ROOT).replace('-', '_');
+    if (a.equals("fiba") || a.equals("bfiba") || a.equals("bclassic") || OUT_OF_ORDER_ALGORITHMS.contains(a)) {
+      if (minArity != null) {
+        int m = minArity instanceof Number n ? n.intValue() : -1;
+        if (m != 2 && m != 4 && m != 8) {
+          throw new IllegalArgumentException("option 'minArity' must be 2, 4 or 8, got " + minArity);
+        }
+        String base = a.equals("fiba") ? "bfiba" : a.replaceAll("[0-9]+$", "");
+        a = base + m;
+      } else if (a.equals("bfiba") || a.equals("bclassic")) {
+        a = a + "4";
+      }
+      return Trees.create(a, function);
+    }
+    if (minArity != null) {
+      throw new IllegalArgumentException("option 'minArity' applies to the B-tree algorithms (fiba, bfiba, "
+          + "bclassic), not to '" + algorithm + "'");
+    }
+    try {
+      return new TimedFifo(fifo(algorithm, function));
+    } catch (IllegalArgumentException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith("unknown algorithm")) {
+        throw new IllegalArgumentException("unknown algorithm '" + algorithm + "'; known algorithms: "
+            + String.join(", ", FIFO_ALGORITHMS) + ", " + String.join(", ", OUT_OF_ORDER_ALGORITHMS), e);
+      }
+      throw e;
+    }
   }
 
   private static Function<AggregateFunction<?, ?, ?>, FifoBase> constructor(String algorithm) {

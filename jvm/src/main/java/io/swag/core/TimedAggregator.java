@@ -5,8 +5,13 @@ package io.swag.core;
  * time, with whole-window and range queries (the interface of FiBA, VLDB 2019 / VLDB 2023).
  *
  * <p>An insert at a time already present combines the new value into that entry, in arrival order
- * ({@code old ⊕ new}), so each time holds one entry. Each entry's time is the {@code arg} passed to
- * the function's lift.
+ * ({@code old ⊕ new}). Each entry's time is the {@code arg} passed to the function's lift.
+ *
+ * <p>Implementations: the B-trees of {@code io.swag.core.ooo} (any order), and
+ * {@link io.swag.core.fifo.TimedFifo} over any in-order algorithm, which accepts only
+ * non-decreasing insert times, exact evictions of its oldest time, and range queries that cover the
+ * whole window or none of it; anything else is an {@link IllegalArgumentException} or
+ * {@link UnsupportedOperationException} that says so. {@link Swag#timed} creates either by name.
  */
 public interface TimedAggregator {
 
@@ -46,7 +51,10 @@ public interface TimedAggregator {
   /** @throws java.util.NoSuchElementException if empty */
   long youngestTime();
 
-  /** Number of entries (distinct times). */
+  /**
+   * Number of entries. The trees hold one entry per distinct time; the in-order aggregators keep
+   * equal times as adjacent entries (their combined aggregate is the same).
+   */
   int size();
 
   default boolean isEmpty() {

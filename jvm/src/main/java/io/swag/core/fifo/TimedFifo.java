@@ -1,6 +1,7 @@
 package io.swag.core.fifo;
 
 import io.swag.core.AggregateFunction;
+import io.swag.core.TimedAggregator;
 import io.swag.core.TimedFifoAggregator;
 import java.util.Arrays;
 import java.util.NoSuchElementException;
@@ -9,8 +10,14 @@ import java.util.NoSuchElementException;
  * Adds event times to any {@link FifoBase}: a ring of {@code long} times beside the aggregator's
  * entries, checked to be non-decreasing on insert. {@link #evictUpTo(long)} evicts by time. Each
  * entry's time is passed to the function's lift as its {@code arg}.
+ *
+ * <p>It also implements the out-of-order interface {@link TimedAggregator} where an in-order
+ * algorithm can: inserts in time order, {@link #evict(long)} of the oldest time,
+ * {@link #bulkEvict}, {@link #bulkInsert} of batches not older than the youngest entry, and range
+ * queries that cover the whole window or none of it. The rest fails with a message that names the
+ * limitation, so a planner can swap an in-order and an out-of-order aggregator behind one interface.
  */
-public final class TimedFifo implements TimedFifoAggregator {
+public final class TimedFifo implements TimedFifoAggregator, TimedAggregator {
   private final FifoBase inner;
   private long[] times = new long[16];
   private int front;
@@ -108,6 +115,114 @@ public final class TimedFifo implements TimedFifoAggregator {
       }
       times = t;
     }
+  }
+
+  // ---- the out-of-order interface, where an in-order algorithm can ----
+
+  /**
+   * Evicts the entries at exactly {@code time} if it is the oldest time; false if no entry has it.
+   *
+   * @throws UnsupportedOperationException if {@code time} is present but not the oldest
+   */
+  @Override
+  public boolean evict(long time) {
+    if (end == front || time < oldestTime() || time > youngestTime()) {
+      return false;
+    }
+    if (time == oldestTime()) {
+      evictUpTo(time);
+      return true;
+    }
+    int lo = front;
+    int hi = end - 1; // binary search for the time among the entries
+    while (lo <= hi) {
+      int mid = lo + (hi - lo) / 2;
+      long t = times[mid & (times.length - 1)];
+      if (t < time) {
+        lo = mid + 1;
+      } else if (t > time) {
+        hi = mid - 1;
+      } else {
+        throw new UnsupportedOperationException("in-order aggregator '" + inner.algorithm()
+            + "' can evict only its oldest time (" + oldestTime() + "), not " + time
+            + "; out-of-order evictions need an out-of-order aggregator such as fiba");
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public int bulkEvict(long time) {
+    return evictUpTo(time);
+  }
+
+  @Override
+  public void bulkInsert(long[] ts, double[] values, int from, int len) {
+    checkBatch(ts, from, len);
+    for (int i = from; i < from + len; i++) {
+      insert(ts[i], values[i]);
+    }
+  }
+
+  @Override
+  public void bulkInsert(long[] ts, Object[] values, int from, int len) {
+    checkBatch(ts, from, len);
+    for (int i = from; i < from + len; i++) {
+      insert(ts[i], values[i]);
+    }
+  }
+
+  private void checkBatch(long[] ts, int from, int len) {
+    long prev = end == front ? Long.MIN_VALUE : youngestTime();
+    for (int i = from; i < from + len; i++) {
+      if (ts[i] < prev) {
+        throw new IllegalArgumentException("bulkInsert: time " + ts[i] + " at index " + i + " is older than "
+            + prev + "; in-order aggregator '" + inner.algorithm() + "' needs non-decreasing times");
+      }
+      prev = ts[i];
+    }
+  }
+
+  @Override
+  public Object query(long from, long to) {
+    if (coversAllOrNone(from, to)) {
+      return from <= to && end != front && from <= oldestTime() && to >= youngestTime() ? query() : emptyResult();
+    }
+    throw partialRange(from, to);
+  }
+
+  @Override
+  public double queryDouble(long from, long to) {
+    if (coversAllOrNone(from, to)) {
+      if (from <= to && end != front && from <= oldestTime() && to >= youngestTime()) {
+        return queryDouble();
+      }
+      Object r = emptyResult();
+      return r instanceof Number n ? n.doubleValue() : Double.NaN;
+    }
+    throw partialRange(from, to);
+  }
+
+  private boolean coversAllOrNone(long from, long to) {
+    return end == front || from > to || to < oldestTime() || from > youngestTime()
+        || (from <= oldestTime() && to >= youngestTime());
+  }
+
+  private UnsupportedOperationException partialRange(long from, long to) {
+    return new UnsupportedOperationException("in-order aggregator '" + inner.algorithm() + "' answers range queries"
+        + " only over the whole window [" + oldestTime() + ", " + youngestTime() + "] or none of it, not ["
+        + from + ", " + to + "]; use an out-of-order aggregator such as fiba for window sharing");
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private Object emptyResult() {
+    AggregateFunction f = inner.function();
+    return f.lower(f.identity());
+  }
+
+  @Override
+  public boolean isEmpty() {
+    return end == front;
   }
 
   @Override

@@ -1,0 +1,75 @@
+package io.swag.bench;
+
+import io.swag.core.TimedAggregator;
+import io.swag.core.fn.Functions;
+import io.swag.core.ooo.Trees;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+
+/**
+ * The bulk paper's experiment (VLDB 2023, Section 7): a window of {@code n = 2^logN} entries; each
+ * op evicts the {@code m} oldest entries with one {@code bulkEvict}, inserts {@code m} new ones in
+ * time order with one {@code bulkInsert}, and queries. Reported per op (= m evictions + m inserts).
+ * {@code fiba4} runs both bulk calls as loops of single operations: the baseline.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx8g", "-XX:+UseParallelGC"})
+public class BulkEvictBench {
+  @Param({"fiba4", "bfiba4"})
+  public String algorithm;
+
+  @Param({"sum"})
+  public String function;
+
+  @Param({"20"})
+  public int logN;
+
+  @Param({"1", "64", "4096"})
+  public int m;
+
+  private TimedAggregator w;
+  private long[] times;
+  private double[] values;
+  private long next;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    SplittableRandom r = new SplittableRandom(4);
+    w = Trees.create(algorithm, Functions.byName(function));
+    times = new long[m];
+    values = new double[m];
+    for (int i = 0; i < m; i++) {
+      values[i] = 1 + r.nextInt(1000);
+    }
+    for (int i = 0; i < (1 << logN); i++) {
+      w.insert(next++, values[i % m]);
+    }
+  }
+
+  @Benchmark
+  public void evictInsertQuery(Blackhole bh) {
+    w.bulkEvict(w.oldestTime() + m - 1);
+    for (int i = 0; i < m; i++) {
+      times[i] = next++;
+    }
+    w.bulkInsert(times, values, 0, m);
+    bh.consume(w.queryDouble());
+  }
+}
