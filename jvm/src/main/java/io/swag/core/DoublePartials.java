@@ -38,8 +38,12 @@ public final class DoublePartials extends Partials {
     if (w == 1) {
       a[dst] = a[src];
     } else {
-      System.arraycopy(a, src * w, a, dst * w, w);
+      copyWide(dst, src);
     }
+  }
+
+  private void copyWide(int dst, int src) {
+    System.arraycopy(a, src * w, a, dst * w, w);
   }
 
   @Override
