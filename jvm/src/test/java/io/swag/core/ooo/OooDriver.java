@@ -16,7 +16,8 @@ import java.util.SplittableRandom;
  * Drives a {@link TimedAggregator} and a {@link TreeOracle} with the same seeded random operations
  * and compares them: out-of-order inserts (distance distributions uniform, geometric, d = n,
  * d = n/2, in order), duplicate times, evicts of present and absent times, bulk evicts of up to
- * 10^4 entries, bulk inserts that interleave with (and repeat) existing times, whole-window and
+ * 10^4 entries, bulk inserts of every {@link BulkShape} (entirely newer or older, interleaved,
+ * mostly existing times, sparse or dense over the whole window; equal times inside), whole-window and
  * range queries (random, empty, outside the window). The window size drifts between phase targets
  * (0, small, up to {@code maxWindow}).
  *
@@ -202,11 +203,59 @@ final class OooDriver {
     }
   }
 
+  /** Shapes of bulk-insert batches (sorted; all may repeat times inside the batch). */
+  enum BulkShape {
+    /** Entirely newer than the youngest entry. */
+    NEWER,
+    /** Entirely older than the oldest entry. */
+    OLDER,
+    /** Interleaved with the young end of the window (small gaps: many equal existing times). */
+    INTERLEAVED,
+    /** Mostly times already present (internal-node entries included), some new ones between. */
+    EXISTING,
+    /** Sparse, from before the oldest to beyond the youngest entry. */
+    SPANNING,
+    /** Every time from just before the oldest on, gap 1 (dense over the whole window). */
+    DENSE
+  }
+
   void bulkInsert() {
     bulkInserts++;
     int m = 1 + (int) Math.exp(rnd.nextDouble() * Math.log(Math.min(maxBulk, Math.max(2 * target, 16))));
+    BulkShape[] shapes = BulkShape.values();
+    bulkInsert(shapes[rnd.nextInt(shapes.length)], m);
+  }
+
+  /** A batch of {@code m} sorted times of the given shape (at index 1..m of the result). */
+  long[] bulkTimes(BulkShape shape, int m) {
+    long[] ts = new long[m + 2];
+    if (oracle.size() == 0) {
+      shape = BulkShape.NEWER;
+    }
     long start;
     int gap;
+    if (shape == BulkShape.EXISTING) {
+      long oldest = oracle.map.firstKey();
+      long youngest = oracle.map.lastKey();
+      long t = oldest - 1 + rnd.nextLong(youngest - oldest + 2);
+      Iterator<Long> it = oracle.map.tailMap(t, true).keySet().iterator();
+      for (int i = 1; i <= m; i++) {
+        int k = rnd.nextInt(10);
+        if (i > 1 && k == 0) {
+          // equal time inside the batch
+        } else if (k < 7 && it.hasNext()) {
+          long x = it.next();
+          while (x < t && it.hasNext()) {
+            x = it.next();
+          }
+          t = Math.max(t, x);
+        } else {
+          t += 1 + rnd.nextInt(2);
+        }
+        ts[i] = t;
+      }
+      return ts;
+    }
     if (oracle.size() == 0) {
       start = now + 1;
       gap = 1 + rnd.nextInt(3);
@@ -214,35 +263,50 @@ final class OooDriver {
       long oldest = oracle.map.firstKey();
       long youngest = oracle.map.lastKey();
       long span = youngest - oldest;
-      switch (rnd.nextInt(4)) {
-        case 0 -> { // in order
+      switch (shape) {
+        case NEWER -> {
           start = Math.max(now, youngest) + 1;
           gap = 1 + rnd.nextInt(3);
         }
-        case 1 -> { // interleaved, overlapping the young end
+        case INTERLEAVED -> {
           start = youngest - rnd.nextLong(span + 1);
           gap = 1 + rnd.nextInt(4);
         }
-        case 2 -> { // sparse, over the whole window and beyond
+        case SPANNING -> {
           start = oldest - 2 - rnd.nextInt(5);
           gap = (int) Math.max(1, Math.min(1 << 20, (span + 10) / m));
         }
-        default -> { // before the window
-          start = oldest - (long) m * 2 - rnd.nextInt(10);
+        case DENSE -> {
+          start = oldest - 1 - rnd.nextInt(2);
+          gap = 1;
+        }
+        default -> { // OLDER: entirely before the window
+          start = oldest - (long) m * 2 - 1 - rnd.nextInt(10);
           gap = 1 + rnd.nextInt(2);
         }
       }
     }
-    long[] ts = new long[m + 2];
-    Object[] vs = new Object[m + 2];
-    double[] ds = new double[m + 2];
-    boolean numeric = function.equals("sum") || function.equals("argmax");
     long t = start;
     for (int i = 1; i <= m; i++) {
       ts[i] = t;
+      if (gap == 1 && shape == BulkShape.DENSE) {
+        t += rnd.nextInt(10) == 0 ? 0 : 1;
+      } else {
+        t += rnd.nextInt(10) == 0 ? 0 : 1 + rnd.nextInt(gap); // some equal times inside the batch
+      }
+    }
+    return ts;
+  }
+
+  /** Bulk-inserts a batch of the given shape into tree and oracle (values through either API). */
+  void bulkInsert(BulkShape shape, int m) {
+    long[] ts = bulkTimes(shape, m);
+    Object[] vs = new Object[m + 2];
+    double[] ds = new double[m + 2];
+    boolean numeric = function.equals("sum") || function.equals("argmax");
+    for (int i = 1; i <= m; i++) {
       vs[i] = Values.next(function, rnd, seq++);
       ds[i] = vs[i] instanceof Number num ? num.doubleValue() : 0;
-      t += rnd.nextInt(10) == 0 ? 0 : 1 + rnd.nextInt(gap); // some equal times inside the batch
     }
     now = Math.max(now, ts[m]);
     elementOps += m - 1;
@@ -256,6 +320,51 @@ final class OooDriver {
       for (int i = 1; i <= m; i++) {
         oracle.insert(ts[i], vs[i]);
       }
+    }
+  }
+
+  /** Brings the window to about {@code n} entries: random inserts, or a bulk evict of the oldest. */
+  void resize(int n) {
+    while (oracle.size() < n) {
+      insert();
+    }
+    int excess = oracle.size() - n;
+    if (excess > 0) {
+      Iterator<Long> it = oracle.map.keySet().iterator();
+      long cut = it.next();
+      for (int i = 1; i < excess; i++) {
+        cut = it.next();
+      }
+      int want = oracle.bulkEvict(cut);
+      int got = tree.bulkEvict(cut);
+      if (got != want) {
+        fail(where() + "bulkEvict(" + cut + ") removed " + got + ", expected " + want);
+      }
+    }
+  }
+
+  /**
+   * Compares the whole window, {@code ranges} random range queries, sizes and end times with the
+   * oracle (every time, not sampled).
+   */
+  void checkAll(int ranges) {
+    BTreeCore bt = (BTreeCore) tree;
+    if (tree.size() != oracle.size()) {
+      fail(where() + "size " + tree.size() + " vs oracle " + oracle.size());
+    }
+    compare("query()", bt.queryPartial(), oracle.query());
+    if (oracle.size() == 0) {
+      return;
+    }
+    assertEquals(oracle.map.firstKey(), tree.oldestTime(), "oldestTime");
+    assertEquals(oracle.map.lastKey(), tree.youngestTime(), "youngestTime");
+    long oldest = oracle.map.firstKey();
+    long span = oracle.map.lastKey() - oldest;
+    for (int i = 0; i < ranges; i++) {
+      long a = oldest - 2 + rnd.nextLong(span + 5);
+      long b = a + rnd.nextLong(span + 5);
+      checkedRanges++;
+      compare("query(" + a + ", " + b + ")", bt.queryPartial(a, b), oracle.query(a, b));
     }
   }
 
