@@ -143,3 +143,32 @@ def test_unknown_algorithm_lists_both_families() -> None:
     with pytest.raises(swag.UnknownAlgorithmError) as e:
         swag.timed_aggregator("fibb", "max")
     assert "daba_lite" in str(e.value) and "bfiba4" in str(e.value)
+
+
+def test_aggregator_with_an_out_of_order_name() -> None:
+    w = swag.aggregator("bfiba4", "max")
+    assert isinstance(w, swag.TimedAggregator) and w.algorithm == "bfiba4"
+    for t, v in [(30, 3.0), (10, 7.0), (20, 5.0), (40, 1.0)]:
+        w.insert(t, v)
+    assert w.query() == 7.0
+    assert w.query(15, 40) == 5.0
+    assert w.evict(10) is True and w.evict(11) is False
+    assert w.bulk_evict(30) == 2
+    assert w.query() == 1.0 and len(w) == 1
+    w.bulk_insert([5, 50], [9.0, 2.0])
+    assert w.query() == 9.0 and w.oldest_time() == 5 and w.youngest_time() == 50
+
+
+def test_out_of_order_errors() -> None:
+    w = swag.aggregator("fiba", "sum")
+    with pytest.raises(swag.NaNValueError):
+        w.insert(1, float("nan"))
+    with pytest.raises(swag.NaNValueError):
+        w.bulk_insert([1, 2], [1.0, float("nan")])
+    with pytest.raises(swag.ValueTypeError, match="time"):
+        w.insert(1.5, 1.0)
+    with pytest.raises(swag.ValueTypeError, match="time"):
+        w.bulk_insert([1, 2.5], [1.0, 1.0])
+    with pytest.raises(swag.InvalidValueError, match="lengths"):
+        w.bulk_insert([1, 2, 3], [1.0, 1.0])
+    assert len(w) == 0  # nothing was inserted by the rejected calls

@@ -16,9 +16,9 @@ from typing import Any
 import jpype  # type: ignore[import-untyped]
 
 from . import _jvm
-from ._convert import from_java, to_java_options, to_java_time, to_java_value
+from ._convert import from_java, to_java_options, to_java_time, to_java_value, to_time_ms
 from ._jvm import JException, translate
-from .errors import UnknownAlgorithmError, UnknownFunctionError
+from .errors import InvalidValueError, NaNValueError, UnknownAlgorithmError, UnknownFunctionError
 
 __all__ = [
     "Aggregator",
@@ -165,16 +165,21 @@ class TimedAggregator(_Window):
 
     def bulk_insert(self, times: Iterable[Any], values: Iterable[Any]) -> None:
         """Inserts a batch sorted by time (one call into the JVM; FiBA's bulk insert)."""
-        ts = [to_java_time(t) for t in times]
+        ts = [to_time_ms(t) for t in times]
         vs = list(values)
         if len(ts) != len(vs):
-            raise ValueError(f"bulk_insert: {len(ts)} times but {len(vs)} values")
+            raise InvalidValueError(f"bulk_insert: {len(ts)} times but {len(vs)} values; the lengths must match")
         for i in range(1, len(ts)):
             if ts[i] < ts[i - 1]:
-                raise ValueError(f"bulk_insert: times must be sorted, but time {ts[i]} at index {i} < {ts[i - 1]}")
+                raise InvalidValueError(
+                    f"bulk_insert: times must be sorted, but time {ts[i]} at index {i} < {ts[i - 1]}"
+                )
         jl = jpype.JArray(jpype.JLong)(ts)
         numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vs)
-        if numeric:
+        if numeric and self._fn not in ("collect",):
+            for i, v in enumerate(vs):
+                if v != v:
+                    raise NaNValueError(f"bulk_insert: value at index {i} is NaN; function '{self._fn}' rejects NaN")
             jv = jpype.JArray(jpype.JDouble)([float(v) for v in vs])
         else:
             jv = jpype.JArray(jpype.JObject)([to_java_value(v, self._fn) for v in vs])
@@ -196,6 +201,11 @@ class TimedAggregator(_Window):
             return bool(self._j.evict(to_java_time(time)))
         except JException as e:
             raise translate(e, "other") from None
+
+    def bulk_evict(self, time: Any) -> int:
+        """Evicts every entry with time ``<= time`` in one operation (FiBA's bulk evict: amortized
+        O(log m) for m entries); returns how many were evicted."""
+        return self.evict_up_to(time)
 
     def evict_up_to(self, time: Any) -> int:
         """Evicts every value with time ``<= time`` (FiBA's bulk evict); returns how many."""
@@ -265,11 +275,24 @@ def _create(factory: str, algorithm: str, function: str, options: dict[str, Any]
         raise translate(e, "create") from None
 
 
-def aggregator(algorithm: str, function: str, **options: Any) -> Aggregator:
-    """A FIFO aggregator running ``algorithm`` (see :func:`algorithms`) over ``function`` (see
-    :func:`functions`). Options configure the function, e.g. ``bloom``: ``bits``, ``hashes``;
-    ``countmin``: ``width``, ``depth``; ``hll``: ``lgK``; ``kll``: ``k``, ``rank``."""
+def aggregator(algorithm: str, function: str, **options: Any) -> Any:
+    """An aggregator running ``algorithm`` over ``function`` (see :func:`functions`).
+
+    With an in-order name (:func:`algorithms`, e.g. ``"daba_lite"``) it is a FIFO
+    :class:`Aggregator`; with an out-of-order name (:func:`out_of_order_algorithms`, e.g.
+    ``"bfiba4"`` or ``"fiba"``) it is a :class:`TimedAggregator` taking ``insert(time, value)`` in
+    any order, ``evict(time)``, ``bulk_evict(time)``, ``bulk_insert(times, values)`` and
+    ``query(t_from, t_to)``. Options configure the function, e.g. ``bloom``: ``bits``,
+    ``hashes``; ``countmin``: ``width``, ``depth``; ``hll``: ``lgK``; ``kll``: ``k``, ``rank``;
+    and ``min_arity`` (2, 4, 8) the out-of-order trees."""
+    if isinstance(algorithm, str) and _is_out_of_order(algorithm):
+        return timed_aggregator(algorithm, function, **options)
     return Aggregator(_create("fifo", algorithm, function, options), options)
+
+
+def _is_out_of_order(algorithm: str) -> bool:
+    a = algorithm.strip().lower().replace("-", "_")
+    return a in out_of_order_algorithms() or a in ("bfiba", "bclassic")
 
 
 def timed_aggregator(algorithm: str, function: str, **options: Any) -> TimedAggregator:

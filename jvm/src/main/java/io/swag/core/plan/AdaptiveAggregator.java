@@ -1,0 +1,263 @@
+package io.swag.core.plan;
+
+import io.swag.core.AggregateFunction;
+import io.swag.core.Swag;
+import io.swag.core.TimedAggregator;
+import io.swag.core.fifo.TimedFifo;
+import io.swag.core.ooo.Trees;
+import java.util.NoSuchElementException;
+
+/**
+ * A timed aggregator that starts in order with a FIFO algorithm (DABA Lite: worst-case O(1) per
+ * record) and switches, once and for good, to a FiBA tree by one {@code bulkInsert} of its entries
+ * (O(n)) at the first operation an in-order aggregator cannot do: an insert older than the
+ * youngest entry, an exact evict that is not of the oldest time, or a range query that is not
+ * answerable as described below.
+ *
+ * <p>In FIFO mode it keeps the raw entries (time, input) in a ring, in time order, so that it can
+ * bulk-load the tree; the FIFO holds a contiguous run of them: entries older than that run were
+ * passed by a previous query, younger ones are pending (not yet needed). A range query
+ * {@code [from, to]} moves pending entries {@code <= to} into the FIFO and evicts FIFO entries
+ * {@code < from} (they stay in the ring until {@link #bulkEvict}), then answers with the FIFO's
+ * whole-window query; this works while queries move forward (non-decreasing from and to), as the
+ * queries of one sliding window over in-order data do. Amortized O(1) per entry in FIFO mode.
+ * Pending inputs are checked when inserted ({@link InputCheck}), so a bad value fails at once.
+ */
+public final class AdaptiveAggregator implements TimedAggregator {
+  private final String fifoAlgorithm;
+  private final String treeAlgorithm;
+  private final AggregateFunction<?, ?, ?> fn;
+  private final InputCheck check;
+  private TimedFifo fifo;
+  private TimedAggregator tree;
+  // raw entries [front, end) of a power-of-two ring; [fifoFront, fifoEnd) are in the FIFO
+  private long[] times = new long[16];
+  private Object[] values = new Object[16];
+  private int front;
+  private int end;
+  private int fifoFront;
+  private int fifoEnd;
+
+  /** {@code fifoAlgorithm}: an in-order algorithm name ({@code daba_lite}, {@code soe}, ...); {@code treeAlgorithm}: e.g. {@code bfiba4}. */
+  public AdaptiveAggregator(String fifoAlgorithm, String treeAlgorithm, ProductFunction fn) {
+    this.fifoAlgorithm = fifoAlgorithm;
+    this.treeAlgorithm = treeAlgorithm;
+    this.fn = fn;
+    this.check = new InputCheck(fn);
+    this.fifo = Swag.timedFifo(fifoAlgorithm, fn);
+    Trees.create(treeAlgorithm, fn); // fail early on a bad name
+  }
+
+  /** Whether this aggregator has switched to the tree. */
+  public boolean switched() {
+    return tree != null;
+  }
+
+  private int mask() {
+    return times.length - 1;
+  }
+
+  private long t(int i) {
+    return times[i & mask()];
+  }
+
+  /** Moves every entry into a new tree with one bulk insert; O(n). */
+  private void switchToTree() {
+    TimedAggregator t = Trees.create(treeAlgorithm, fn);
+    int n = end - front;
+    long[] ts = new long[n];
+    Object[] vs = new Object[n];
+    for (int i = 0; i < n; i++) {
+      ts[i] = t(front + i);
+      vs[i] = values[(front + i) & mask()];
+    }
+    t.bulkInsert(ts, vs, 0, n);
+    tree = t;
+    fifo = null;
+    times = null;
+    values = null;
+  }
+
+  @Override
+  public void insert(long time, double value) {
+    insert(time, (Object) value);
+  }
+
+  @Override
+  public void insert(long time, long value) {
+    insert(time, (Object) value);
+  }
+
+  @Override
+  public void insert(long time, Object value) {
+    if (tree == null && end != front && time < t(end - 1)) {
+      check.check(value, time);
+      switchToTree();
+    }
+    if (tree != null) {
+      tree.insert(time, value);
+      return;
+    }
+    check.check(value, time);
+    if (end - front == times.length) {
+      grow();
+    }
+    times[end & mask()] = time;
+    values[end & mask()] = value;
+    end++;
+  }
+
+  private void grow() {
+    int n = times.length * 2;
+    long[] t2 = new long[n];
+    Object[] v2 = new Object[n];
+    for (int i = front; i != end; i++) {
+      t2[i & (n - 1)] = times[i & mask()];
+      v2[i & (n - 1)] = values[i & mask()];
+    }
+    times = t2;
+    values = v2;
+  }
+
+  @Override
+  public boolean evict(long time) {
+    if (tree == null) {
+      if (end == front || time < t(front) || time > t(end - 1)) {
+        return false;
+      }
+      if (time == t(front)) {
+        bulkEvict(time);
+        return true;
+      }
+      switchToTree();
+    }
+    return tree.evict(time);
+  }
+
+  @Override
+  public int bulkEvict(long time) {
+    if (tree != null) {
+      return tree.bulkEvict(time);
+    }
+    int n = 0;
+    while (end != front && t(front) <= time) {
+      values[front & mask()] = null;
+      front++;
+      n++;
+    }
+    fifo.evictUpTo(time);
+    if (fifoFront - front < 0) {
+      fifoFront = front;
+    }
+    if (fifoEnd - front < 0) {
+      fifoEnd = front;
+    }
+    return n;
+  }
+
+  @Override
+  public void bulkInsert(long[] ts, double[] vs, int from, int len) {
+    for (int i = from; i < from + len; i++) {
+      insert(ts[i], vs[i]);
+    }
+  }
+
+  @Override
+  public void bulkInsert(long[] ts, Object[] vs, int from, int len) {
+    if (tree != null) {
+      tree.bulkInsert(ts, vs, from, len);
+      return;
+    }
+    for (int i = from; i < from + len; i++) {
+      insert(ts[i], vs[i]);
+    }
+  }
+
+  @Override
+  public Object query() {
+    return query(Long.MIN_VALUE, Long.MAX_VALUE);
+  }
+
+  @Override
+  public double queryDouble() {
+    return toDouble(query());
+  }
+
+  @Override
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  public Object query(long from, long to) {
+    if (from > to) {
+      AggregateFunction f = fn;
+      return f.lower(f.identity());
+    }
+    if (tree == null && !fifoCanAnswer(from, to)) {
+      switchToTree();
+    }
+    if (tree != null) {
+      return tree.query(from, to);
+    }
+    while (fifoEnd != end && t(fifoEnd) <= to) {
+      fifo.insert(t(fifoEnd), values[fifoEnd & mask()]);
+      fifoEnd++;
+    }
+    if (from != Long.MIN_VALUE) {
+      fifoFront += fifo.evictUpTo(from - 1);
+    }
+    return fifo.query();
+  }
+
+  /** The FIFO holds exactly the entries of [from, to] after moving forward. */
+  private boolean fifoCanAnswer(long from, long to) {
+    if (fifoFront != front && t(fifoFront - 1) >= from) {
+      return false; // entries >= from were passed by an earlier query
+    }
+    return fifoEnd == fifoFront || t(fifoEnd - 1) <= to; // no FIFO entry beyond to
+  }
+
+  @Override
+  public double queryDouble(long from, long to) {
+    return toDouble(query(from, to));
+  }
+
+  private static double toDouble(Object o) {
+    return o instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+
+  @Override
+  public long oldestTime() {
+    if (tree != null) {
+      return tree.oldestTime();
+    }
+    if (end == front) {
+      throw new NoSuchElementException("oldestTime() of an empty window");
+    }
+    return t(front);
+  }
+
+  @Override
+  public long youngestTime() {
+    if (tree != null) {
+      return tree.youngestTime();
+    }
+    if (end == front) {
+      throw new NoSuchElementException("youngestTime() of an empty window");
+    }
+    return t(end - 1);
+  }
+
+  @Override
+  public int size() {
+    return tree != null ? tree.size() : end - front;
+  }
+
+  @Override
+  public String algorithm() {
+    return tree != null ? "adaptive(" + fifoAlgorithm + " -> " + tree.algorithm() + ")" : "adaptive(" + fifoAlgorithm
+        + ", then " + treeAlgorithm + ")";
+  }
+
+  @Override
+  public AggregateFunction<?, ?, ?> function() {
+    return fn;
+  }
+}

@@ -1,0 +1,88 @@
+package io.swag.core.plan;
+
+import io.swag.core.AggregateFunction;
+import io.swag.core.fn.Functions;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One aggregate of a window: {@code output} column = {@code function}({@code column}) with
+ * {@code options}. Immutable value; options are kept sorted by name (canonical JSON). Validation
+ * is done by {@link QuerySpec} (it knows the field path).
+ */
+public final class AggregateSpec {
+  private final String output;
+  private final String function;
+  private final String column;
+  private final Map<String, Object> options;
+
+  /** {@code column} may be null only for {@code count}; {@code options} may be null (none). */
+  public AggregateSpec(String output, String function, String column, Map<String, ?> options) {
+    this.output = output;
+    this.function = function == null ? null : function.trim().toLowerCase(java.util.Locale.ROOT);
+    this.column = column;
+    this.options = Collections.unmodifiableMap(new TreeMap<>(options == null ? Map.of() : options));
+  }
+
+  /** {@code output = function(column)} without options. */
+  public static AggregateSpec of(String output, String function, String column) {
+    return new AggregateSpec(output, function, column, null);
+  }
+
+  public String output() {
+    return output;
+  }
+
+  /** The function name, lower case as given (an alias such as {@code avg} stays an alias). */
+  public String function() {
+    return function;
+  }
+
+  /** The input column, or null (count of records). */
+  public String column() {
+    return column;
+  }
+
+  /** Function options, sorted by name. */
+  public Map<String, Object> options() {
+    return options;
+  }
+
+  /** A new instance of the function (O(1), or the sketch's setup). */
+  public AggregateFunction<?, ?, ?> create() {
+    return Functions.byName(function, options);
+  }
+
+  /** Identity of the computation, ignoring the output name: aggregates with equal keys are computed once. */
+  String computationKey() {
+    return function + "(" + column + ")" + Json.write(options);
+  }
+
+  Map<String, Object> toMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("output", output);
+    m.put("function", function);
+    m.put("column", column);
+    m.put("options", new LinkedHashMap<>(options));
+    return m;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof AggregateSpec a && Objects.equals(output, a.output) && Objects.equals(function, a.function)
+        && Objects.equals(column, a.column) && Json.write(options).equals(Json.write(a.options));
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(output, function, column, Json.write(options));
+  }
+
+  @Override
+  public String toString() {
+    return Json.write(toMap());
+  }
+}

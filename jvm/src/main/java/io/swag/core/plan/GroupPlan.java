@@ -1,0 +1,198 @@
+package io.swag.core.plan;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The plan of one group of windows that share one aggregator per key: all time windows of a query
+ * (same key, same time), or one count window. Immutable value, part of a {@link Plan}.
+ *
+ * <ul>
+ *   <li>{@code algorithm}: {@code daba_lite}, {@code soe}, {@code adaptive} (DABA Lite, switching to
+ *       {@code bfiba<minArity>} by one bulk insert at the first out-of-order record) or
+ *       {@code bfiba2/4/8};
+ *   <li>{@code minArity}: the B-tree arity of {@code bfiba} and of the fallback tree of the
+ *       in-order algorithms (an in-order promise broken by the data switches to it too);
+ *   <li>{@code sliceMs} (gcd of sizes, slides and offsets; 0 for count windows) and {@code slicing};
+ *   <li>{@code product}: the distinct aggregates of the group packed into one product function,
+ *       each {@code {function, column, options}}; {@code members}: per window of the group, the
+ *       product index of each of its aggregates;
+ *   <li>{@code evictionWindow} (bounds eviction, the largest) and {@code rangeQueryWindows};
+ *   <li>{@code reasons}: why each choice was made (keys algorithm, arity, slicing, sharing).
+ * </ul>
+ */
+public final class GroupPlan {
+  private final String kind;
+  private final List<Integer> windows;
+  private final String algorithm;
+  private final int minArity;
+  private final long sliceMs;
+  private final boolean slicing;
+  private final List<Map<String, Object>> product;
+  private final List<List<Integer>> members;
+  private final int evictionWindow;
+  private final List<Integer> rangeQueryWindows;
+  private final Map<String, String> reasons;
+
+  public GroupPlan(String kind, List<Integer> windows, String algorithm, int minArity, long sliceMs, boolean slicing,
+      List<Map<String, Object>> product, List<List<Integer>> members, int evictionWindow,
+      List<Integer> rangeQueryWindows, Map<String, String> reasons) {
+    this.kind = kind;
+    this.windows = List.copyOf(windows);
+    this.algorithm = algorithm;
+    this.minArity = minArity;
+    this.sliceMs = sliceMs;
+    this.slicing = slicing;
+    List<Map<String, Object>> p = new ArrayList<>();
+    for (Map<String, Object> m : product) {
+      p.add(java.util.Collections.unmodifiableMap(new LinkedHashMap<>(m)));
+    }
+    this.product = List.copyOf(p);
+    List<List<Integer>> mm = new ArrayList<>();
+    for (List<Integer> l : members) {
+      mm.add(List.copyOf(l));
+    }
+    this.members = List.copyOf(mm);
+    this.evictionWindow = evictionWindow;
+    this.rangeQueryWindows = List.copyOf(rangeQueryWindows);
+    this.reasons = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(reasons));
+  }
+
+  /** {@code "time"} or {@code "count"}. */
+  public String kind() {
+    return kind;
+  }
+
+  /** Indices of the group's windows in {@link QuerySpec#windows()}. */
+  public List<Integer> windows() {
+    return windows;
+  }
+
+  public String algorithm() {
+    return algorithm;
+  }
+
+  public int minArity() {
+    return minArity;
+  }
+
+  /** The B-tree used by {@code bfiba*} and as fallback of the in-order algorithms. */
+  public String treeAlgorithm() {
+    return "bfiba" + minArity;
+  }
+
+  public boolean isTree() {
+    return algorithm.startsWith("bfiba");
+  }
+
+  public long sliceMs() {
+    return sliceMs;
+  }
+
+  public boolean slicing() {
+    return slicing;
+  }
+
+  public List<Map<String, Object>> product() {
+    return product;
+  }
+
+  public List<List<Integer>> members() {
+    return members;
+  }
+
+  public int evictionWindow() {
+    return evictionWindow;
+  }
+
+  public List<Integer> rangeQueryWindows() {
+    return rangeQueryWindows;
+  }
+
+  public Map<String, String> reasons() {
+    return reasons;
+  }
+
+  /** A copy with another algorithm (and arity), e.g. to compare algorithms in tests or benchmarks. */
+  public GroupPlan withAlgorithm(String algorithm, int minArity) {
+    return new GroupPlan(kind, windows, algorithm, minArity, sliceMs, slicing, product, members, evictionWindow,
+        rangeQueryWindows, with("algorithm", "set explicitly to " + algorithm + " (arity " + minArity + ")"));
+  }
+
+  /** A copy with slicing switched on or off (slices of {@link #sliceMs()}). */
+  public GroupPlan withSlicing(boolean on) {
+    if (on && sliceMs <= 0) {
+      throw new IllegalArgumentException("slicing needs a slice width > 0 (count windows have none)");
+    }
+    return new GroupPlan(kind, windows, algorithm, minArity, sliceMs, on, product, members, evictionWindow,
+        rangeQueryWindows, with("slicing", "set explicitly " + (on ? "on" : "off")));
+  }
+
+  private Map<String, String> with(String k, String v) {
+    Map<String, String> r = new LinkedHashMap<>(reasons);
+    r.put(k, v);
+    return r;
+  }
+
+  Map<String, Object> toMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("kind", kind);
+    m.put("windows", new ArrayList<Object>(windows));
+    m.put("algorithm", algorithm);
+    m.put("min_arity", (long) minArity);
+    m.put("slice_ms", sliceMs);
+    m.put("slicing", slicing);
+    m.put("product", new ArrayList<Object>(product));
+    m.put("members", new ArrayList<Object>(members));
+    m.put("eviction_window", (long) evictionWindow);
+    m.put("range_query_windows", new ArrayList<Object>(rangeQueryWindows));
+    m.put("reasons", new LinkedHashMap<>(reasons));
+    return m;
+  }
+
+  @SuppressWarnings("unchecked")
+  static GroupPlan fromMap(String path, Map<String, Object> m) {
+    try {
+      List<List<Integer>> members = new ArrayList<>();
+      for (Object o : (List<Object>) m.get("members")) {
+        members.add(ints((List<Object>) o));
+      }
+      List<Map<String, Object>> product = new ArrayList<>();
+      for (Object o : (List<Object>) m.get("product")) {
+        product.add((Map<String, Object>) o);
+      }
+      Map<String, String> reasons = new LinkedHashMap<>();
+      for (Map.Entry<String, Object> e : ((Map<String, Object>) m.get("reasons")).entrySet()) {
+        reasons.put(e.getKey(), String.valueOf(e.getValue()));
+      }
+      return new GroupPlan((String) Objects.requireNonNull(m.get("kind"), "kind"),
+          ints((List<Object>) m.get("windows")), (String) Objects.requireNonNull(m.get("algorithm"), "algorithm"),
+          ((Number) m.get("min_arity")).intValue(), ((Number) m.get("slice_ms")).longValue(),
+          (Boolean) m.get("slicing"), product, members, ((Number) m.get("eviction_window")).intValue(),
+          ints((List<Object>) m.get("range_query_windows")), reasons);
+    } catch (ClassCastException | NullPointerException e) {
+      throw new IllegalArgumentException(path + ": malformed group plan: " + Json.write(m), e);
+    }
+  }
+
+  private static List<Integer> ints(List<Object> l) {
+    List<Integer> r = new ArrayList<>();
+    for (Object o : l) {
+      r.add(((Number) o).intValue());
+    }
+    return r;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof GroupPlan g && Json.write(toMap()).equals(Json.write(g.toMap()));
+  }
+
+  @Override
+  public int hashCode() {
+    return Json.write(toMap()).hashCode();
+  }
+}

@@ -1,0 +1,128 @@
+package io.swag.core.plan;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The output of {@link Planner#plan}: the spec and one {@link GroupPlan} per group of windows that
+ * share an aggregator. Small, immutable and JSON-serializable ({@link #toJson}/{@link #fromJson}
+ * round-trip exactly), so an engine operator, or {@link LocalExecutor}, executes it as planned.
+ */
+public final class Plan {
+  private final QuerySpec spec;
+  private final List<GroupPlan> groups;
+
+  public Plan(QuerySpec spec, List<GroupPlan> groups) {
+    this.spec = spec;
+    this.groups = List.copyOf(groups);
+  }
+
+  public QuerySpec spec() {
+    return spec;
+  }
+
+  public List<GroupPlan> groups() {
+    return groups;
+  }
+
+  /** A copy with group {@code i} replaced (see {@link GroupPlan#withAlgorithm}, {@link GroupPlan#withSlicing}). */
+  public Plan withGroup(int i, GroupPlan g) {
+    List<GroupPlan> l = new ArrayList<>(groups);
+    l.set(i, g);
+    return new Plan(spec, l);
+  }
+
+  public String toJson() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("version", 1L);
+    m.put("spec", spec.toMap());
+    List<Object> g = new ArrayList<>();
+    for (GroupPlan p : groups) {
+      g.add(p.toMap());
+    }
+    m.put("groups", g);
+    return Json.write(m);
+  }
+
+  @SuppressWarnings("unchecked")
+  public static Plan fromJson(String json) {
+    Object v = Json.parse(json);
+    if (!(v instanceof Map<?, ?> m) || !(m.get("groups") instanceof List<?> gl)) {
+      throw new IllegalArgumentException("plan: expected an object with 'spec' and 'groups'");
+    }
+    QuerySpec spec = QuerySpec.fromMap(m.get("spec"));
+    List<GroupPlan> groups = new ArrayList<>();
+    for (int i = 0; i < gl.size(); i++) {
+      if (!(gl.get(i) instanceof Map)) {
+        throw new IllegalArgumentException("groups[" + i + "]: expected an object");
+      }
+      groups.add(GroupPlan.fromMap("groups[" + i + "]", (Map<String, Object>) gl.get(i)));
+    }
+    return new Plan(spec, groups);
+  }
+
+  /** The plan as text: per group the windows, the choices and the reason for each. */
+  public String explain() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("query: key ").append(spec.key().isEmpty() ? "(none: one global key)" : spec.key())
+        .append(", time ").append(spec.time() == null ? "(processing time: arrival order)" : spec.time())
+        .append(", order ").append(spec.order()).append(", emit ").append(spec.emit())
+        .append(", lateness ").append(spec.latenessMs()).append(" ms\n");
+    for (int gi = 0; gi < groups.size(); gi++) {
+      GroupPlan g = groups.get(gi);
+      sb.append("group ").append(gi).append(" (").append(g.kind()).append(" windows: ");
+      List<String> names = new ArrayList<>();
+      for (int w : g.windows()) {
+        names.add(spec.windows().get(w).name());
+      }
+      sb.append(String.join(", ", names)).append("): one aggregator per key\n");
+      sb.append("  algorithm: ").append(g.algorithm());
+      boolean count = g.kind().equals("count");
+      if (!g.isTree() && !count) {
+        sb.append(" (fallback tree ").append(g.treeAlgorithm()).append(")");
+      }
+      sb.append("\n    because ").append(g.reasons().getOrDefault("algorithm", "-")).append('\n');
+      if (count) {
+        sb.append("  min arity: none (no tree)\n");
+      } else {
+        sb.append("  min arity: ").append(g.minArity()).append("\n    because ")
+            .append(g.reasons().getOrDefault("arity", "-")).append('\n');
+      }
+      List<String> prod = new ArrayList<>();
+      for (Map<String, Object> p : g.product()) {
+        Object opts = p.get("options");
+        prod.add(p.get("function") + "(" + (p.get("column") == null ? "*" : p.get("column")) + ")"
+            + (opts instanceof Map<?, ?> om && !om.isEmpty() ? Json.write(opts) : ""));
+      }
+      sb.append("  product aggregate: ").append(String.join(" x ", prod)).append('\n');
+      sb.append("  slices: ").append(g.kind().equals("count") ? "none (count windows)"
+          : "gcd " + g.sliceMs() + " ms, " + (g.slicing() ? "used" : "not used"))
+          .append("\n    because ").append(g.reasons().getOrDefault("slicing", "-")).append('\n');
+      sb.append("  eviction bounded by: ").append(spec.windows().get(g.evictionWindow()).name());
+      List<String> rq = new ArrayList<>();
+      for (int w : g.rangeQueryWindows()) {
+        rq.add(spec.windows().get(w).name());
+      }
+      sb.append("; range queries: ").append(rq.isEmpty() ? "none" : String.join(", ", rq))
+          .append("\n    because ").append(g.reasons().getOrDefault("sharing", "-")).append('\n');
+    }
+    return sb.toString();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Plan p && toJson().equals(p.toJson());
+  }
+
+  @Override
+  public int hashCode() {
+    return toJson().hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return explain();
+  }
+}

@@ -1,0 +1,180 @@
+package io.swag.core.plan;
+
+import io.swag.core.AggregateFunction;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The planning rules, in one place (docs/query-spec.md "Plan"). O(windows × aggregates).
+ *
+ * <p>Groups: all time windows of the query share one aggregator per key (same key, same time);
+ * each count window is its own group (an in-order aggregator of the key's last N records). In a
+ * group, the distinct aggregates are packed into one {@link ProductFunction}; the largest window
+ * bounds eviction and every window is answered by a range query {@code [start, end - 1]} of the
+ * shared aggregator.
+ *
+ * <p>Algorithm of a time group:
+ * <ul>
+ *   <li>more than one time window: {@code bfiba<μ>} (range queries of different extents need a
+ *       tree; FIFO aggregators only answer whole-window queries);
+ *   <li>one window, order {@code in_order}: {@code soe} when every function is invertible and
+ *       cheap (combine cost &lt;= {@value #CHEAP}), else {@code daba_lite};
+ *   <li>one window, {@code unknown}: {@code adaptive} (DABA Lite until the first out-of-order
+ *       record or query, then one O(n) bulk load into {@code bfiba<μ>});
+ *   <li>one window, {@code out_of_order}: {@code bfiba<μ>}.
+ * </ul>
+ * Count windows: {@code soe} under the same condition, else {@code daba_lite}.
+ *
+ * <p>Min arity μ by the combine cost c of the product (sum of the sub-functions' costs):
+ * c &lt;= {@value #CHEAP}: 8; c &gt;= {@value #EXPENSIVE}: 2; else 4 (FiBA papers: cheap
+ * combines favour wide nodes, expensive ones narrow nodes, which do fewer combines per repair).
+ *
+ * <p>Slicing (pre-aggregating records into slices of width g = gcd of the sizes, slides and
+ * offsets, one tree entry per slice and key): used iff emit is {@code window_end} (per-record
+ * windows end at each record, not on slice bounds), the group uses a tree, and
+ * g &gt;= {@value #MIN_SLICE_MS} ms (a slice then likely holds several records of a key; the
+ * threshold is to be tuned by the benchmarks).
+ */
+public final class Planner {
+  private Planner() {}
+
+  /** Combine cost up to which a function counts as cheap. */
+  public static final int CHEAP = 2;
+  /** Combine cost from which a function counts as expensive (sketches, Bloom filters). */
+  public static final int EXPENSIVE = 100;
+  /** Smallest slice width for which slicing is used. */
+  public static final long MIN_SLICE_MS = 1000;
+
+  public static Plan plan(QuerySpec spec) {
+    List<GroupPlan> groups = new ArrayList<>();
+    List<Integer> time = new ArrayList<>();
+    for (int i = 0; i < spec.windows().size(); i++) {
+      if (spec.windows().get(i).isTime()) {
+        time.add(i);
+      }
+    }
+    if (!time.isEmpty()) {
+      groups.add(group(spec, "time", time));
+    }
+    for (int i = 0; i < spec.windows().size(); i++) {
+      if (!spec.windows().get(i).isTime()) {
+        groups.add(group(spec, "count", List.of(i)));
+      }
+    }
+    return new Plan(spec, groups);
+  }
+
+  private static GroupPlan group(QuerySpec spec, String kind, List<Integer> windows) {
+    Map<String, String> reasons = new LinkedHashMap<>();
+    // product: the distinct aggregates of the group
+    List<String> keys = new ArrayList<>();
+    List<Map<String, Object>> product = new ArrayList<>();
+    List<AggregateFunction<?, ?, ?>> fns = new ArrayList<>();
+    List<List<Integer>> members = new ArrayList<>();
+    for (int w : windows) {
+      List<Integer> idx = new ArrayList<>();
+      for (AggregateSpec a : spec.windows().get(w).aggregates()) {
+        String k = a.computationKey();
+        int j = keys.indexOf(k);
+        if (j < 0) {
+          j = keys.size();
+          keys.add(k);
+          Map<String, Object> p = new LinkedHashMap<>();
+          p.put("function", a.function());
+          p.put("column", a.column());
+          p.put("options", new LinkedHashMap<>(a.options()));
+          product.add(p);
+          fns.add(a.create());
+        }
+        idx.add(j);
+      }
+      members.add(idx);
+    }
+    int cost = 0;
+    boolean cheapInvertible = true;
+    for (AggregateFunction<?, ?, ?> f : fns) {
+      cost += f.combineCost();
+      cheapInvertible &= f.isInvertible() && f.combineCost() <= CHEAP;
+    }
+    int arity = cost <= CHEAP ? 8 : cost >= EXPENSIVE ? 2 : 4;
+    reasons.put("arity", "the product combine costs " + cost + " (sum over " + fns.size() + " function(s)); "
+        + (arity == 8 ? "cheap (<= " + CHEAP + ") prefers wide nodes" : arity == 2 ? "expensive (>= " + EXPENSIVE
+        + ", sketches/filters) prefers narrow nodes, fewer combines per repair" : "medium cost: middle arity"));
+    String soeOrDaba = cheapInvertible ? "soe" : "daba_lite";
+    String soeReason = cheapInvertible ? "every function is invertible and cheap: subtract-on-evict, 1 combine + 1"
+        + " inverse per record (floating-point sums may drift by rounding)" : "DABA Lite: worst-case O(1) per"
+        + " record for any associative function (" + (fns.stream().allMatch(AggregateFunction::isInvertible)
+        ? "invertible but not cheap" : "not all functions invertible") + ")";
+    String algorithm;
+    long g = 0;
+    boolean slicing = false;
+    int largest = windows.get(0);
+    for (int w : windows) {
+      if (spec.windows().get(w).size() > spec.windows().get(largest).size()) {
+        largest = w;
+      }
+    }
+    List<Integer> range = new ArrayList<>();
+    if (kind.equals("count")) {
+      algorithm = soeOrDaba;
+      reasons.put("algorithm", "count window: the key's last " + spec.windows().get(windows.get(0)).size()
+          + " records in arrival order, an in-order aggregator; " + soeReason);
+      reasons.put("slicing", "count windows are not sliced");
+      reasons.put("sharing", "a count window has its own aggregator per key (whole-window queries)");
+    } else {
+      for (int w : windows) {
+        WindowSpec s = spec.windows().get(w);
+        g = gcd(g, gcd(s.size(), gcd(s.slide(), s.offset())));
+        if (w != largest) {
+          range.add(w);
+        }
+      }
+      if (windows.size() > 1) {
+        algorithm = "bfiba" + arity;
+        reasons.put("algorithm", windows.size() + " time windows share one aggregator per key: range queries of"
+            + " different extents need a tree (FiBA with bulk evict/insert); FIFO aggregators answer only"
+            + " whole-window queries");
+      } else if (spec.order().equals("in_order") || spec.time() == null) {
+        algorithm = soeOrDaba;
+        reasons.put("algorithm", (spec.time() == null ? "processing time (arrival order is time order)"
+            : "order in_order") + ", one window: " + soeReason + "; a record that breaks the"
+            + " order switches the key to bfiba" + arity + " (as adaptive) instead of failing");
+      } else if (spec.order().equals("unknown")) {
+        algorithm = "adaptive";
+        reasons.put("algorithm", "order unknown, one window: start in order with DABA Lite (O(1)) and switch a"
+            + " key to bfiba" + arity + " by one O(n) bulk insert at its first out-of-order record (or the first"
+            + " query a FIFO cannot answer, e.g. a late update)");
+      } else {
+        algorithm = "bfiba" + arity;
+        reasons.put("algorithm", "order out_of_order: FiBA with bulk evict/insert, O(log d) per out-of-order"
+            + " record at distance d");
+      }
+      boolean tree = algorithm.startsWith("bfiba");
+      slicing = !spec.perRecord() && tree && g >= MIN_SLICE_MS;
+      reasons.put("slicing", slicing ? "window_end emission, a tree, and gcd " + g + " ms >= " + MIN_SLICE_MS
+          + " ms: records are pre-aggregated per key into slices [k*" + g + ", (k+1)*" + g + "), one tree entry"
+          + " per slice, so the tree does one insert per slice instead of one per record"
+          : "rule: slice iff emit is window_end, the group uses a tree and gcd >= " + MIN_SLICE_MS + " ms; here "
+          + (spec.perRecord() ? "emit is per_record (windows end at each record, not on slice bounds)"
+          : !tree ? "the in-order algorithm is O(1) per record already" : "gcd " + g + " ms < " + MIN_SLICE_MS
+          + " ms (slices would hold few records)"));
+      reasons.put("sharing", "the largest window (" + spec.windows().get(largest).name() + ", "
+          + spec.windows().get(largest).size() + " ms) bounds eviction: entries older than the oldest window"
+          + " still open (end - 1 + lateness > watermark) are bulk-evicted; "
+          + (range.isEmpty() ? "it is the only window" : "the other windows are range queries over the same"
+          + " aggregator") + "; all " + fns.size() + " distinct aggregate(s) are one product aggregate");
+    }
+    return new GroupPlan(kind, windows, algorithm, arity, g, slicing, product, members, largest, range, reasons);
+  }
+
+  static long gcd(long a, long b) {
+    while (b != 0) {
+      long t = a % b;
+      a = b;
+      b = t;
+    }
+    return Math.abs(a);
+  }
+}

@@ -1,0 +1,173 @@
+package io.swag.core.plan;
+
+import io.swag.core.AggregateFunction;
+import io.swag.core.Partials;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The product of k aggregate functions as one function, so that one aggregator (one tree) serves
+ * all aggregates of a query: partial = the k sub-partials, combine = component-wise, result = the
+ * list of the k results.
+ *
+ * <p>Input: with {@code columns == null} an {@code Object[]} of k inputs, one per function; with
+ * column indices, a row {@code Object[]} from which function i reads {@code row[columns[i]]}
+ * ({@code -1}: null, e.g. {@code count} of records). A {@link Batch} input lifts a whole slice of
+ * records (their combination in order, each lifted with its own time).
+ *
+ * <p>Commutative/invertible iff every sub-function is; {@link #combineCost()} is the sum of the
+ * sub-costs (one product combine does k combines). {@link #newPartials()} returns a
+ * {@link ProductPartials} whose sub-stores are the sub-functions' own stores, so numeric
+ * sub-functions stay primitive. The generic form boxes ({@code Object[]} partials).
+ */
+public final class ProductFunction implements AggregateFunction<Object, Object[], List<Object>> {
+  private final List<AggregateFunction<?, ?, ?>> fns;
+  private final int[] columns;
+
+  /** A slice of records lifted as one input: their inputs and times, in time order (ties: arrival order). */
+  public static final class Batch {
+    final List<Object> values;
+    final long[] times;
+
+    /** {@code times} must have at least {@code values.size()} entries. */
+    public Batch(List<Object> values, long[] times) {
+      this.values = values;
+      this.times = times;
+    }
+
+    public int size() {
+      return values.size();
+    }
+  }
+
+  /** Inputs are {@code Object[]} of k values, one per function. */
+  public ProductFunction(List<? extends AggregateFunction<?, ?, ?>> fns) {
+    this(fns, null);
+  }
+
+  /** Inputs are rows; function i reads {@code row[columns[i]]} ({@code -1}: null). */
+  public ProductFunction(List<? extends AggregateFunction<?, ?, ?>> fns, int[] columns) {
+    if (fns.isEmpty()) {
+      throw new IllegalArgumentException("a product of no functions");
+    }
+    if (columns != null && columns.length != fns.size()) {
+      throw new IllegalArgumentException("columns: " + columns.length + " indices for " + fns.size() + " functions");
+    }
+    this.fns = List.copyOf(fns);
+    this.columns = columns == null ? null : columns.clone();
+  }
+
+  public int arity() {
+    return fns.size();
+  }
+
+  public List<AggregateFunction<?, ?, ?>> functions() {
+    return fns;
+  }
+
+  /** The input of function {@code i} in an input of the product. */
+  Object input(Object value, int i) {
+    Object[] row = (Object[]) value;
+    if (columns == null) {
+      return row[i];
+    }
+    int c = columns[i];
+    return c < 0 ? null : row[c];
+  }
+
+  @Override
+  public String name() {
+    List<String> n = new ArrayList<>();
+    for (AggregateFunction<?, ?, ?> f : fns) {
+      n.add(f.name());
+    }
+    return "product(" + String.join(",", n) + ")";
+  }
+
+  @Override
+  public Object[] identity() {
+    Object[] r = new Object[fns.size()];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = fns.get(i).identity();
+    }
+    return r;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  @Override
+  public Object[] lift(Object value, long arg) {
+    if (value instanceof Batch b) {
+      Object[] acc = identity();
+      for (int j = 0; j < b.size(); j++) {
+        acc = combine(acc, lift(b.values.get(j), b.times[j]));
+      }
+      return acc;
+    }
+    Object[] r = new Object[fns.size()];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = ((AggregateFunction) fns.get(i)).lift(input(value, i), arg);
+    }
+    return r;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  @Override
+  public Object[] combine(Object[] older, Object[] newer) {
+    Object[] r = new Object[fns.size()];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = ((AggregateFunction) fns.get(i)).combine(older[i], newer[i]);
+    }
+    return r;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  @Override
+  public List<Object> lower(Object[] partial) {
+    Object[] r = new Object[fns.size()];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = ((AggregateFunction) fns.get(i)).lower(partial[i]);
+    }
+    return Collections.unmodifiableList(Arrays.asList(r));
+  }
+
+  @Override
+  public boolean isCommutative() {
+    return fns.stream().allMatch(AggregateFunction::isCommutative);
+  }
+
+  @Override
+  public boolean isInvertible() {
+    return fns.stream().allMatch(AggregateFunction::isInvertible);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  @Override
+  public Object[] inverse(Object[] whole, Object[] older) {
+    Object[] r = new Object[fns.size()];
+    for (int i = 0; i < r.length; i++) {
+      r[i] = ((AggregateFunction) fns.get(i)).inverse(whole[i], older[i]);
+    }
+    return r;
+  }
+
+  @Override
+  public int combineCost() {
+    int c = 0;
+    for (AggregateFunction<?, ?, ?> f : fns) {
+      c += f.combineCost();
+    }
+    return c;
+  }
+
+  @Override
+  public Partials newPartials() {
+    return new ProductPartials(this);
+  }
+
+  @Override
+  public String toString() {
+    return name();
+  }
+}

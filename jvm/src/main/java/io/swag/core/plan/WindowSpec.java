@@ -1,0 +1,189 @@
+package io.swag.core.plan;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * One window of a query: a time window ({@code size}, {@code slide}, {@code offset} in ms; windows
+ * start at {@code k * slide + offset} and cover {@code [start, start + size)}) or a count window
+ * (the last {@code size} records of a key, emitted every {@code slide} records). Immutable value;
+ * validated by {@link QuerySpec}. Create with {@link #time}/{@link #count} and the builder methods.
+ *
+ * <p>The window arithmetic helpers below are O(1) and use floor division, so negative times work.
+ */
+public final class WindowSpec {
+  public static final String TIME = "time";
+  public static final String COUNT = "count";
+
+  private final String name;
+  private final String kind;
+  private final long size;
+  private final long slide;
+  private final long offset;
+  private final List<AggregateSpec> aggregates;
+
+  /** {@code name} null = the default name ({@link #defaultName}). */
+  public WindowSpec(String name, String kind, long size, long slide, long offset, List<AggregateSpec> aggregates) {
+    this.kind = kind;
+    this.size = size;
+    this.slide = slide;
+    this.offset = offset;
+    this.name = name != null ? name : defaultName(kind, size, slide);
+    this.aggregates = List.copyOf(aggregates);
+  }
+
+  /** A builder of a time window of {@code sizeMs} sliding by {@code slideMs}. */
+  public static Builder time(long sizeMs, long slideMs) {
+    return new Builder(TIME, sizeMs, slideMs);
+  }
+
+  /** A builder of a tumbling time window. */
+  public static Builder tumbling(long sizeMs) {
+    return new Builder(TIME, sizeMs, sizeMs);
+  }
+
+  /** A builder of a count window: the last {@code size} records, emitted every {@code slide}. */
+  public static Builder count(long size, long slide) {
+    return new Builder(COUNT, size, slide);
+  }
+
+  /** Builder of a {@link WindowSpec}; {@link #build()} does not validate (the query does). */
+  public static final class Builder {
+    private final String kind;
+    private final long size;
+    private final long slide;
+    private long offset;
+    private String name;
+    private final List<AggregateSpec> aggregates = new ArrayList<>();
+
+    Builder(String kind, long size, long slide) {
+      this.kind = kind;
+      this.size = size;
+      this.slide = slide;
+    }
+
+    public Builder offset(long offsetMs) {
+      this.offset = offsetMs;
+      return this;
+    }
+
+    public Builder name(String name) {
+      this.name = name;
+      return this;
+    }
+
+    public Builder aggregate(String output, String function, String column) {
+      aggregates.add(AggregateSpec.of(output, function, column));
+      return this;
+    }
+
+    public Builder aggregate(String output, String function, String column, Map<String, ?> options) {
+      aggregates.add(new AggregateSpec(output, function, column, options));
+      return this;
+    }
+
+    public WindowSpec build() {
+      return new WindowSpec(name, kind, size, slide, offset, aggregates);
+    }
+  }
+
+  /** {@code "<size>/<slide>"}: time windows with the largest exact unit (d, h, min, s, ms), e.g. {@code 1h/1min}. */
+  public static String defaultName(String kind, long size, long slide) {
+    if (COUNT.equals(kind)) {
+      return size + "/" + slide;
+    }
+    return duration(size) + "/" + duration(slide);
+  }
+
+  /** A duration in ms with the largest unit that divides it exactly: {@code 90min}, {@code 1500ms}. */
+  public static String duration(long ms) {
+    long[] units = {86_400_000L, 3_600_000L, 60_000L, 1_000L};
+    String[] names = {"d", "h", "min", "s"};
+    for (int i = 0; i < units.length; i++) {
+      if (ms != 0 && ms % units[i] == 0) {
+        return ms / units[i] + names[i];
+      }
+    }
+    return ms + "ms";
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** {@link #TIME} or {@link #COUNT}. */
+  public String kind() {
+    return kind;
+  }
+
+  public boolean isTime() {
+    return TIME.equals(kind);
+  }
+
+  public long size() {
+    return size;
+  }
+
+  public long slide() {
+    return slide;
+  }
+
+  public long offset() {
+    return offset;
+  }
+
+  public List<AggregateSpec> aggregates() {
+    return aggregates;
+  }
+
+  // ---- window arithmetic (time windows) ----
+
+  /** The start of the latest window containing {@code t}: the largest {@code k*slide+offset <= t}. */
+  public long lastStart(long t) {
+    return t - Math.floorMod(t - offset, slide);
+  }
+
+  /** The start of the earliest window containing {@code t}: the smallest aligned start {@code > t - size}. */
+  public long firstStart(long t) {
+    return lastStart(t - size) + slide;
+  }
+
+  /** The smallest aligned window start {@code >= x}. */
+  public long alignUp(long x) {
+    return x + Math.floorMod(offset - x, slide);
+  }
+
+  Map<String, Object> toMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("name", name);
+    m.put("kind", kind);
+    m.put("size", size);
+    m.put("slide", slide);
+    m.put("offset", offset);
+    List<Object> a = new ArrayList<>();
+    for (AggregateSpec s : aggregates) {
+      a.add(s.toMap());
+    }
+    m.put("aggregates", a);
+    return m;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof WindowSpec w && name.equals(w.name) && kind.equals(w.kind) && size == w.size
+        && slide == w.slide && offset == w.offset && aggregates.equals(w.aggregates);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(name, kind, size, slide, offset, aggregates);
+  }
+
+  @Override
+  public String toString() {
+    return Json.write(toMap());
+  }
+}
