@@ -7,14 +7,48 @@
 >>> w.evict(); w.query()
 5.0
 
+Queries (windows and aggregates per key, the JSON spec of docs/query-spec.md) run engine-free with
+:func:`run`:
+
+>>> q = swag.Query(key="k", time="t").window("1s", top=swag.max("v"), n=swag.count())
+>>> swag.run(q, [{"k": "a", "t": 5, "v": 2.0}, {"k": "a", "t": 9, "v": 7.0}]).rows[0]["top"]
+7.0
+
 The Java library runs in-process through JPype; the JVM starts at the first call that needs it.
+The aggregate helpers ``swag.max``, ``swag.min`` and ``swag.sum`` are not the built-ins.
 """
 
 from ._version import __version__
+from .aggregates import (
+    Aggregate,
+    argmax,
+    argmin,
+    bloom,
+    collect,
+    count,
+    countmin,
+    first,
+    geomean,
+    hll,
+    kll,
+    last,
+    m4,
+    max,
+    maxcount,
+    mean,
+    median,
+    min,
+    mincount,
+    quantile,
+    stddev,
+    sum,
+    variance,
+)
 from .errors import (
     EmptyWindowError,
     IncompatibleFunctionError,
     InvalidOptionError,
+    InvalidQueryError,
     InvalidValueError,
     NaNValueError,
     OutOfOrderError,
@@ -23,6 +57,7 @@ from .errors import (
     SwagSetupError,
     UnknownAlgorithmError,
     UnknownFunctionError,
+    UnknownQueryFunctionError,
     ValueTypeError,
 )
 from .local import (
@@ -34,7 +69,9 @@ from .local import (
     out_of_order_algorithms,
     timed_aggregator,
 )
+from .query import Query, Window
 from .results import BloomFilter, CountMinSketch, KllQuantiles, SketchResult
+from .runner import RunResult, run
 
 __all__ = [
     "__version__",
@@ -49,9 +86,36 @@ __all__ = [
     "BloomFilter",
     "CountMinSketch",
     "KllQuantiles",
+    "Query",
+    "Window",
+    "Aggregate",
+    "run",
+    "RunResult",
+    # max, min and sum are left out: `from swag import *` must not shadow the built-ins
+    "count",
+    "mean",
+    "geomean",
+    "stddev",
+    "variance",
+    "argmin",
+    "argmax",
+    "first",
+    "last",
+    "m4",
+    "collect",
+    "maxcount",
+    "mincount",
+    "hll",
+    "bloom",
+    "countmin",
+    "quantile",
+    "median",
+    "kll",
     "SwagError",
     "UnknownAlgorithmError",
     "UnknownFunctionError",
+    "InvalidQueryError",
+    "UnknownQueryFunctionError",
     "InvalidOptionError",
     "IncompatibleFunctionError",
     "InvalidValueError",

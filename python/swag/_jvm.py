@@ -23,6 +23,7 @@ from .errors import (
     EmptyWindowError,
     IncompatibleFunctionError,
     InvalidOptionError,
+    InvalidQueryError,
     InvalidValueError,
     NaNValueError,
     OutOfOrderError,
@@ -31,6 +32,7 @@ from .errors import (
     SwagSetupError,
     UnknownAlgorithmError,
     UnknownFunctionError,
+    UnknownQueryFunctionError,
     ValueTypeError,
 )
 
@@ -132,7 +134,8 @@ _VALUE_TYPE_MARKERS = ("takes numbers", "null value")
 def translate(e: Any, context: str) -> Exception:
     """A Python exception for the Java exception ``e`` raised while doing ``context``.
 
-    ``context`` is ``"create"`` (making an aggregator), ``"insert"`` or ``"other"``. The Java
+    ``context`` is ``"create"`` (making an aggregator), ``"query"`` (validating or planning a query
+    spec), ``"insert"`` or ``"other"``. The Java
     message is kept; the Java stack trace is dropped (``err.java_exception`` keeps the object).
     """
     cls = str(e.getClass().getName())
@@ -142,7 +145,12 @@ def translate(e: Any, context: str) -> Exception:
     if cls == "java.util.NoSuchElementException":
         err = EmptyWindowError(msg)
     elif cls == "java.lang.IllegalArgumentException":
-        if context == "create":
+        if context == "query":
+            if "unknown aggregate function" in msg:
+                err = UnknownQueryFunctionError(msg)
+            else:
+                err = InvalidQueryError(msg)
+        elif context == "create":
             if "unknown algorithm" in msg or "algorithm name is null" in msg:
                 err = UnknownAlgorithmError(msg)
             elif "unknown aggregate function" in msg or "function name is null" in msg:

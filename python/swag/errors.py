@@ -8,6 +8,7 @@ available as ``err.java_exception`` for debugging).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 
@@ -53,6 +54,32 @@ class OutOfOrderError(SwagError):
     """A time older than the youngest time, inserted into an in-order (FIFO) aggregator."""
 
 
+class InvalidQueryError(SwagError):
+    """A query spec that does not validate. The message starts with the field path and names the
+    value, e.g. ``windows[1].slide: 7200000 > size 3600000; ...``; :attr:`field` is that path."""
+
+    @property
+    def field(self) -> str | None:
+        """The field path the message starts with (``"windows[1].slide"``), if it has one."""
+        head, sep, _ = str(self).partition(": ")
+        return head if sep and " " not in head else None
+
+
+class UnknownQueryFunctionError(InvalidQueryError, UnknownFunctionError):
+    """A query names an aggregate function that does not exist; the message lists the known ones."""
+
+
+def query_error(path: str, value: Any, message: str, cls: type[InvalidQueryError] = InvalidQueryError) -> Any:
+    """An error in the style of Java's query validation: ``<path>: <value as JSON>; <message>``."""
+    try:
+        shown = json.dumps(value, ensure_ascii=True, allow_nan=False)
+    except (TypeError, ValueError):
+        shown = f"{value!r} ({type(value).__name__})"
+    if len(shown) > 200:
+        shown = shown[:197] + "..."
+    return cls(f"{path}: {shown}; {message}")
+
+
 class SwagSetupError(RuntimeError):
     """The swag jar or a suitable JVM cannot be found or started."""
 
@@ -74,6 +101,8 @@ __all__ = [
     "NaNValueError",
     "EmptyWindowError",
     "OutOfOrderError",
+    "InvalidQueryError",
+    "UnknownQueryFunctionError",
     "SwagSetupError",
     "SwagInternalError",
 ]
