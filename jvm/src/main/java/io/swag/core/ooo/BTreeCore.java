@@ -243,17 +243,22 @@ abstract class BTreeCore implements TimedAggregator {
    * 0}, child {@code rightKid} at index {@code i + 1}. The node may reach arity {@code 2μ + 1}.
    */
   final void localInsert(int k, int i, long t, int src, int rightKid) {
+    final long[] times = this.times;
+    final Partials p = this.p;
     int a = cnt[k];
     int tb = k * cap;
-    System.arraycopy(times, tb + i, times, tb + i + 1, a - i);
-    for (int j = a; j > i; j--) {
-      p.copy(vslot(k, j), vslot(k, j - 1));
+    int vb = SCRATCH + k * stride;
+    for (int j = a; j > i; j--) { // at most 2μ entries: one short loop moves times and partials
+      times[tb + j] = times[tb + j - 1];
+      p.copy(vb + j, vb + j - 1);
     }
     times[tb + i] = t;
-    p.copy(vslot(k, i), src);
+    p.copy(vb + i, src);
     if (rightKid >= 0) {
       int kb = k * stride;
-      System.arraycopy(kids, kb + i + 1, kids, kb + i + 2, a - i);
+      for (int j = a + 1; j > i + 1; j--) {
+        kids[kb + j] = kids[kb + j - 1];
+      }
       setKid(k, i + 1, rightKid);
     }
     cnt[k] = (byte) (a + 1);
@@ -261,18 +266,23 @@ abstract class BTreeCore implements TimedAggregator {
 
   /** Removes entry {@code i} of {@code k} and, if {@code removeKid >= 0}, child index {@code removeKid}. */
   final void localEvict(int k, int i, int removeKid) {
+    final long[] times = this.times;
+    final Partials p = this.p;
     int a = cnt[k];
     int tb = k * cap;
-    System.arraycopy(times, tb + i + 1, times, tb + i, a - 1 - i);
+    int vb = SCRATCH + k * stride;
     for (int j = i; j < a - 1; j++) {
-      p.copy(vslot(k, j), vslot(k, j + 1));
+      times[tb + j] = times[tb + j + 1];
+      p.copy(vb + j, vb + j + 1);
     }
     if (objectStore) {
-      p.release(vslot(k, a - 1));
+      p.release(vb + a - 1);
     }
     if (removeKid >= 0) {
       int kb = k * stride;
-      System.arraycopy(kids, kb + removeKid + 1, kids, kb + removeKid, a - removeKid);
+      for (int j = removeKid; j < a; j++) {
+        kids[kb + j] = kids[kb + j + 1];
+      }
     }
     cnt[k] = (byte) (a - 1);
   }
@@ -292,6 +302,10 @@ abstract class BTreeCore implements TimedAggregator {
   final int childIndex(int c) {
     int pa = parent[c];
     int b = pa * stride;
+    int last = cnt[pa];
+    if (kids[b + last] == c) { // the right spine and in-order inserts
+      return last;
+    }
     int i = 0;
     while (kids[b + i] != c) {
       i++;
@@ -301,41 +315,6 @@ abstract class BTreeCore implements TimedAggregator {
 
   // ---------------------------------------------------------------- aggregates
 
-  private int acc;
-  private boolean accEmpty;
-  private int accCount;
-
-  private void accStart(int slot) {
-    acc = slot;
-    accEmpty = true;
-    accCount = 0;
-  }
-
-  private void accValue(int s) {
-    accCount++;
-    accAdd(s);
-  }
-
-  private void accNode(int k) {
-    accCount += aggCnt[k];
-    accAdd(aggSlot(k));
-  }
-
-  private void accAdd(int s) {
-    if (accEmpty) {
-      p.copy(acc, s);
-      accEmpty = false;
-    } else {
-      p.combine(acc, acc, s);
-    }
-  }
-
-  private void accEnd() {
-    if (accEmpty) {
-      p.setIdentity(acc);
-    }
-  }
-
   /**
    * The paper's {@code localRepairAgg}: recomputes the aggregate of {@code k} for its position:
    * up-aggregate {@code Π↑ = Π↑(z0) v0 Π↑(z1) ... v_{a-2} Π↑(z_{a-1})}; at the FiBA root the inner
@@ -343,52 +322,149 @@ abstract class BTreeCore implements TimedAggregator {
    * left spine {@code Π← = v0 Π↑(z1) ... v_{a-2} Π↑(z_{a-1}) Π←(parent)} (no parent term below the
    * root); on the right spine {@code Π→ = Π→(parent) Π↑(z0) v0 ... Π↑(z_{a-2}) v_{a-2}}. Reads the
    * children's and parent's stored aggregates, so repairs run children-first for up-aggregates and
-   * parent-first along the spines.
+   * parent-first along the spines. Folds left to right straight into the aggregate slot (the first
+   * operand is copied, so no identity is combined unless the aggregate is empty).
    */
   final void repair(int k) {
-    int a = cnt[k];
-    boolean leaf = (flags[k] & LEAF) != 0;
-    accStart(aggSlot(k));
-    if (hasAggUp(k)) {
-      if (!leaf) {
-        accNode(kid(k, 0));
+    final Partials p = this.p;
+    final int a = cnt[k];
+    final int f = flags[k];
+    final int vb = SCRATCH + k * stride; // value slot 0; the aggregate slot is vb + cap
+    final int dst = vb + cap;
+    if ((f & LEAF) != 0) {
+      if (!finger || (f & (LEFT | RIGHT)) == 0) { // up-aggregate or (leaf) root: the values
+        if (a == 0) {
+          p.setIdentity(dst);
+        } else {
+          p.copy(dst, vb);
+          for (int i = 1; i < a; i++) {
+            p.combine(dst, dst, vb + i);
+          }
+        }
+        aggCnt[k] = a;
+        return;
       }
+      int pa = parent[k];
+      boolean withParent = pa != root;
+      if ((f & LEFT) != 0) { // Π← = v0 ... v_{a-1} Π←(parent)
+        int c = a;
+        if (a == 0) {
+          if (withParent) {
+            p.copy(dst, aggSlot(pa));
+            c += aggCnt[pa];
+          } else {
+            p.setIdentity(dst);
+          }
+        } else {
+          p.copy(dst, vb);
+          for (int i = 1; i < a; i++) {
+            p.combine(dst, dst, vb + i);
+          }
+          if (withParent) {
+            p.combine(dst, dst, aggSlot(pa));
+            c += aggCnt[pa];
+          }
+        }
+        aggCnt[k] = c;
+      } else { // Π→ = Π→(parent) v0 ... v_{a-1}
+        int c = a;
+        int i = 0;
+        if (withParent) {
+          p.copy(dst, aggSlot(pa));
+          c += aggCnt[pa];
+        } else if (a == 0) {
+          p.setIdentity(dst);
+        } else {
+          p.copy(dst, vb);
+          i = 1;
+        }
+        for (; i < a; i++) {
+          p.combine(dst, dst, vb + i);
+        }
+        aggCnt[k] = c;
+      }
+      return;
+    }
+    final int[] kids = this.kids;
+    final int[] aggCnt = this.aggCnt;
+    final int kb = k * stride;
+    if (!finger || (k != root && (f & (LEFT | RIGHT)) == 0)) { // Π↑ = Π↑(z0) v0 Π↑(z1) ... v_{a-1} Π↑(z_a)
+      int z = kids[kb];
+      int c = a + aggCnt[z];
+      p.copy(dst, SCRATCH + z * stride + cap);
       for (int i = 0; i < a; i++) {
-        accValue(vslot(k, i));
-        if (!leaf) {
-          accNode(kid(k, i + 1));
+        z = kids[kb + i + 1];
+        p.combine(dst, dst, vb + i);
+        p.combine(dst, dst, SCRATCH + z * stride + cap);
+        c += aggCnt[z];
+      }
+      aggCnt[k] = c;
+      return;
+    }
+    if (k == root) { // inner: v0 Π↑(z1) v1 ... Π↑(z_{a-1}) v_{a-1}
+      int c = a;
+      if (a == 0) {
+        p.setIdentity(dst);
+      } else {
+        p.copy(dst, vb);
+        for (int i = 1; i < a; i++) {
+          int z = kids[kb + i];
+          p.combine(dst, dst, SCRATCH + z * stride + cap);
+          p.combine(dst, dst, vb + i);
+          c += aggCnt[z];
         }
       }
-    } else if (k == root) {
-      for (int i = 0; i < a; i++) {
-        accValue(vslot(k, i));
-        if (!leaf && i + 1 < a) {
-          accNode(kid(k, i + 1));
+      aggCnt[k] = c;
+      return;
+    }
+    int pa = parent[k];
+    boolean withParent = pa != root;
+    int c = a;
+    if ((f & LEFT) != 0) { // Π← = v0 Π↑(z1) ... v_{a-1} Π↑(z_a) Π←(parent)
+      if (a == 0) {
+        if (withParent) {
+          p.copy(dst, aggSlot(pa));
+          c += aggCnt[pa];
+        } else {
+          p.setIdentity(dst);
+        }
+      } else {
+        p.copy(dst, vb);
+        for (int i = 1; i <= a; i++) {
+          int z = kids[kb + i];
+          p.combine(dst, dst, SCRATCH + z * stride + cap);
+          c += aggCnt[z];
+          if (i < a) {
+            p.combine(dst, dst, vb + i);
+          }
+        }
+        if (withParent) {
+          p.combine(dst, dst, aggSlot(pa));
+          c += aggCnt[pa];
         }
       }
-    } else if ((flags[k] & LEFT) != 0) {
-      for (int i = 0; i < a; i++) {
-        accValue(vslot(k, i));
-        if (!leaf) {
-          accNode(kid(k, i + 1));
-        }
+    } else { // Π→ = Π→(parent) Π↑(z0) v0 ... Π↑(z_{a-1}) v_{a-1}
+      int i = 0;
+      if (withParent) {
+        p.copy(dst, aggSlot(pa));
+        c += aggCnt[pa];
+      } else if (a == 0) {
+        p.setIdentity(dst);
+      } else {
+        int z = kids[kb];
+        p.copy(dst, SCRATCH + z * stride + cap);
+        c += aggCnt[z];
+        p.combine(dst, dst, vb);
+        i = 1;
       }
-      if (parent[k] != root) {
-        accNode(parent[k]);
-      }
-    } else { // right spine
-      if (parent[k] != root) {
-        accNode(parent[k]);
-      }
-      for (int i = 0; i < a; i++) {
-        if (!leaf) {
-          accNode(kid(k, i));
-        }
-        accValue(vslot(k, i));
+      for (; i < a; i++) {
+        int z = kids[kb + i];
+        p.combine(dst, dst, SCRATCH + z * stride + cap);
+        p.combine(dst, dst, vb + i);
+        c += aggCnt[z];
       }
     }
-    accEnd();
-    aggCnt[k] = accCount;
+    aggCnt[k] = c;
   }
 
   final void repairIfUp(int k) {
@@ -405,6 +481,13 @@ abstract class BTreeCore implements TimedAggregator {
    */
   final void repairAggs(int top, boolean hitLeft, boolean hitRight) {
     repair(top);
+    repairAbove(top, hitLeft, hitRight);
+  }
+
+  /** {@link #repairAggs} after {@code top} itself has been repaired. */
+  final void repairAbove(int top, boolean hitLeft, boolean hitRight) {
+    final int[] parent = this.parent;
+    final int root = this.root;
     if (!finger) {
       while (top != root) {
         top = parent[top];
@@ -412,21 +495,23 @@ abstract class BTreeCore implements TimedAggregator {
       }
       return;
     }
-    while (hasAggUp(top)) {
+    final byte[] flags = this.flags;
+    while (top != root && (flags[top] & (LEFT | RIGHT)) == 0) {
       top = parent[top];
       repair(top);
     }
-    if (isLeft(top) || (top == root && hitLeft)) {
+    int f = flags[top];
+    if ((f & LEFT) != 0 || (top == root && hitLeft)) {
       int y = top;
-      while (!isLeaf(y)) {
-        y = kid(y, 0);
+      while ((flags[y] & LEAF) == 0) {
+        y = kids[y * stride];
         repair(y);
       }
     }
-    if (isRight(top) || (top == root && hitRight)) {
+    if ((f & RIGHT) != 0 || (top == root && hitRight)) {
       int y = top;
-      while (!isLeaf(y)) {
-        y = kid(y, cnt[y]);
+      while ((flags[y] & LEAF) == 0) {
+        y = kids[y * stride + cnt[y]];
         repair(y);
       }
     }
@@ -462,13 +547,35 @@ abstract class BTreeCore implements TimedAggregator {
     return descend(r, t);
   }
 
+  /**
+   * Index found by the last {@link #descend}: the first entry of the returned node with time
+   * {@code >= t}, and whether its time is {@code t}.
+   */
+  int sIdx;
+  boolean sFound;
+
   final int descend(int y, long t) {
+    final long[] times = this.times;
+    final byte[] cnt = this.cnt;
+    final int cap = this.cap;
     while (true) {
-      int i = lowerBound(y, t);
-      if ((i < cnt[y] && time(y, i) == t) || isLeaf(y)) {
+      int b = y * cap;
+      int a = cnt[y];
+      int i = 0;
+      while (i < a && times[b + i] < t) {
+        i++;
+      }
+      if (i < a && times[b + i] == t) {
+        sIdx = i;
+        sFound = true;
         return y;
       }
-      y = kid(y, i);
+      if ((flags[y] & LEAF) != 0) {
+        sIdx = i;
+        sFound = false;
+        return y;
+      }
+      y = kids[y * stride + i];
     }
   }
 
@@ -503,20 +610,121 @@ abstract class BTreeCore implements TimedAggregator {
     }
   }
 
-  /** Figure 7 {@code insert}: search, local insert (or combine into an equal time), rebalance, repair. */
+  /**
+   * Figure 7 {@code insert}: search, local insert (or combine into an equal time), rebalance, repair.
+   * FiBA inserts in time order (beyond the right finger) or below the oldest time go straight to
+   * the finger. When the new entry lands at an end of a leaf that does not split, and the leaf's
+   * aggregate has that end as its own end (appending to an up-aggregate, the root's inner
+   * aggregate or a right-spine {@code Π→}; prepending to an up-aggregate, the root or a left-spine
+   * {@code Π←}), the aggregate is extended by one combine instead of being recomputed; the
+   * ancestors are repaired as usual.
+   */
   final void insertLifted(long t, int src) {
-    int y = searchNode(t);
-    int i = lowerBound(y, t);
-    if (i < cnt[y] && time(y, i) == t) {
-      int s = vslot(y, i);
-      p.combine(s, s, src); // old ⊗ new
-      repairAggs(y, false, false);
-      return;
+    int y;
+    int i;
+    if (finger) {
+      int rf = rightFinger;
+      int ar = cnt[rf];
+      int lf = leftFinger;
+      if (ar > 0 && t > times[rf * cap + ar - 1]) {
+        y = rf;
+        i = ar;
+      } else if (ar > 0 && t < times[lf * cap]) {
+        y = lf;
+        i = 0;
+      } else {
+        y = searchNode(t);
+        i = sIdx;
+        if (sFound) {
+          combineInto(y, i, src);
+          return;
+        }
+      }
+    } else {
+      y = searchNode(t);
+      i = sIdx;
+      if (sFound) {
+        combineInto(y, i, src);
+        return;
+      }
     }
+    int a = cnt[y];
     localInsert(y, i, t, src, -1);
     size++;
+    if (a + 2 <= maxArity) { // no split: y is a leaf
+      int f = flags[y];
+      boolean up = !finger || (f & (LEFT | RIGHT)) == 0;
+      if (a > 0 && i == a && (!finger || (f & LEFT) == 0)) {
+        extendUp(y, vslot(y, i), true, up);
+      } else if (a > 0 && i == 0 && (!finger || (f & RIGHT) == 0)) {
+        extendUp(y, vslot(y, 0), false, up);
+      } else {
+        repair(y);
+        repairAbove(y, false, false);
+      }
+      return;
+    }
+    int pa = parent[y];
+    if (pa >= 0 && cnt[pa] + 2 <= maxArity) { // y splits, its parent takes the separator without splitting
+      if (finger && y == rightFinger && cnt[pa] > 0 && (pa == root || (flags[pa] & LEFT) == 0)) {
+        // pa (root or right spine) excludes its last child y: afterwards it covers the split-off
+        // up-aggregate of y and the separator too, which now end it
+        split(y);
+        int dst = aggSlot(pa);
+        p.combine(dst, dst, aggSlot(y));
+        p.combine(dst, dst, vslot(pa, cnt[pa] - 1));
+        aggCnt[pa] += aggCnt[y] + 1;
+        repair(rightFinger);
+        return;
+      }
+      if (!finger && i == a && kids[pa * stride + cnt[pa]] == y) {
+        // classic: the split rearranges pa's subtree without changing it, the new last entry extends it
+        int z = split(y);
+        extendUp(pa, vslot(z, cnt[z] - 1), true, true);
+        return;
+      }
+    }
     rebalanceForInsert(y);
     repairAggs(rTop, rHitLeft, rHitRight);
+  }
+
+  /**
+   * The new value in slot {@code v} is the last ({@code atEnd}) or first entry of leaf {@code y}
+   * and of its aggregate: extends that aggregate by one combine ({@code agg ⊗ v} or
+   * {@code v ⊗ agg}), then, while the node is the last (first) child of a parent that stores an
+   * up-aggregate, the parent's likewise; the first ancestor that does not qualify and those above
+   * it are repaired as usual ({@link #repairAbove}). {@code up}: whether {@code y} stores an
+   * up-aggregate (in FiBA, a spine leaf or the root ends here: nothing above depends on it).
+   */
+  private void extendUp(int y, int v, boolean atEnd, boolean up) {
+    final Partials p = this.p;
+    int c = y;
+    while (true) {
+      int dst = aggSlot(c);
+      if (atEnd) {
+        p.combine(dst, dst, v);
+      } else {
+        p.combine(dst, v, dst);
+      }
+      aggCnt[c]++;
+      if (!up || c == root) {
+        return;
+      }
+      int pa = parent[c];
+      int pkb = pa * stride;
+      if (kids[atEnd ? pkb + cnt[pa] : pkb] != c || (finger && (pa == root || (flags[pa] & (LEFT | RIGHT)) != 0))) {
+        break;
+      }
+      c = pa;
+    }
+    repairAbove(c, false, false);
+  }
+
+  /** An insert at an existing time: {@code old ⊗ new} in place, then the repairs. */
+  private void combineInto(int y, int i, int src) {
+    int s = vslot(y, i);
+    p.combine(s, s, src); // old ⊗ new
+    repairAggs(y, false, false);
   }
 
   /** Figure 7 {@code rebalanceForInsert}: splits upwards while a node overflows. */
@@ -553,9 +761,9 @@ abstract class BTreeCore implements TimedAggregator {
    * Splits {@code y} of arity {@code 2μ + 1}: {@code y} keeps {@code μ} entries (arity
    * {@code μ + 1}), entry {@code μ} moves up into the parent, a new right sibling takes the other
    * {@code μ - 1} entries (arity {@code μ}). Repairs the up-aggregates among the two halves; spine
-   * aggregates are left to {@link #repairAggs}.
+   * aggregates are left to {@link #repairAggs}. Returns the new sibling.
    */
-  final void split(int y) {
+  final int split(int y) {
     int z = alloc();
     int a = cnt[y];
     int m = a / 2;
@@ -587,6 +795,7 @@ abstract class BTreeCore implements TimedAggregator {
     }
     repairIfUp(y);
     repairIfUp(z);
+    return z;
   }
 
   // ---------------------------------------------------------------- evict
@@ -596,13 +805,21 @@ abstract class BTreeCore implements TimedAggregator {
     if (size == 0) {
       return false;
     }
-    int y = searchNode(t);
-    int i = lowerBound(y, t);
-    if (i >= cnt[y] || time(y, i) != t) {
-      return false;
+    int y;
+    int i;
+    int lf = leftFinger;
+    if (finger && times[lf * cap] == t) { // the oldest entry: O(1) at the left finger
+      y = lf;
+      i = 0;
+    } else {
+      y = searchNode(t);
+      if (!sFound) {
+        return false;
+      }
+      i = sIdx;
     }
     size--;
-    if (isLeaf(y)) {
+    if ((flags[y] & LEAF) != 0) {
       localEvict(y, i, -1);
       rebalanceForEvict(y, -1);
     } else {

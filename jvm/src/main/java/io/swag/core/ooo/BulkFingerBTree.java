@@ -451,7 +451,10 @@ public final class BulkFingerBTree extends FingerBTree {
     }
     checkSorted(ts, from, len);
     Objects.checkFromIndexSize(from, len, values.length);
-    if (len == 0) {
+    if (len <= 1) {
+      if (len == 1) { // a bulk of one record is a single insert
+        insert(ts[from], values[from]);
+      }
       return;
     }
     allocLifted(len);
@@ -474,7 +477,10 @@ public final class BulkFingerBTree extends FingerBTree {
     }
     checkSorted(ts, from, len);
     Objects.checkFromIndexSize(from, len, values.length);
-    if (len == 0) {
+    if (len <= 1) {
+      if (len == 1) { // a bulk of one record is a single insert
+        insert(ts[from], values[from]);
+      }
       return;
     }
     allocLifted(len);
@@ -519,6 +525,15 @@ public final class BulkFingerBTree extends FingerBTree {
 
   /** The three steps of Section 5 on the lifted records {@code 0 .. len-1}. */
   private void bulkInsertLifted(long[] ts, int from, int len) {
+    if (len < maxArity && (size == 0 || ts[from] > youngestTime())) {
+      // a short in-order bulk: single appends at the right finger extend the aggregates by one
+      // combine each, which is cheaper than recomputing the touched nodes once
+      for (int r = 0; r < len; r++) {
+        insertLifted(ts[from + r], liftedSlot(r));
+      }
+      freeLifted(len);
+      return;
+    }
     if (++epoch == 0) {
       Arrays.fill(mark, 0);
       epoch = 1;
