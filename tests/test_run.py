@@ -16,6 +16,7 @@ order that matters for collect, first, last and the tie rule of argmax.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import statistics
@@ -267,8 +268,8 @@ def oracle_for(records: list[dict[str, Any]], windows: list[tuple[str, int, int,
     return rows, [x for x in records if id(x) in late_ids]
 
 
-# gcd 1000 ms: the planner slices (SlicedAggregator in front of the tree)
-SLICED = [("1s/1s", 1000, 1000, 0), ("3s/1s", 3000, 1000, 0), ("4s/2s", 4000, 2000, 0)]
+# gcd 10 s (Planner.MIN_SLICE_MS): the planner slices (SlicedAggregator in front of the tree)
+SLICED = [("10s/10s", 10000, 10000, 0), ("30s/10s", 30000, 10000, 0), ("40s/20s", 40000, 20000, 0)]
 SINGLE = [("3s/1s", 3000, 1000, 0)]  # one window: adaptive (order unknown) or daba_lite (in_order)
 GEOMETRIES = {"unsliced": WINDOWS, "sliced": SLICED, "single": SINGLE}
 
@@ -293,6 +294,8 @@ def test_window_end_matches_oracle(seed: int, lateness: int, delay: int, geometr
     windows = GEOMETRIES[geometry]
     records = make_records(seed, 600)
     q, per_window = window_end_query(lateness, windows, AGGS, order=order)
+    groups = json.loads(q.plan_json())["groups"]
+    assert [g["slicing"] for g in groups if g["kind"] == "time"] == [geometry == "sliced"], groups
     res = swag.run(q, records, watermark_delay=delay)
     want_rows, want_late = oracle_for(records, windows, per_window, lateness, delay)
     assert_same_rows(res.rows, want_rows, ("k", "window", "window_start"))

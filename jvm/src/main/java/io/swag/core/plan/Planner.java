@@ -44,8 +44,12 @@ public final class Planner {
   public static final int CHEAP = 2;
   /** Combine cost from which a function counts as expensive (sketches, Bloom filters). */
   public static final int EXPENSIVE = 100;
-  /** Smallest slice width for which slicing is used. */
-  public static final long MIN_SLICE_MS = 1000;
+  /**
+   * Smallest slice width for which slicing is used. Measured (docs/benchmarks.md, PlannerSlicingBench,
+   * 1 h window, sum/max): slicing cost 0.74-0.84x at slides of 0.1-1 s, gained 1.39x at 10 s and was
+   * neutral (0.93-1.0x) at 1-10 min; so the threshold was raised from 1 s to 10 s.
+   */
+  public static final long MIN_SLICE_MS = 10_000;
 
   public static Plan plan(QuerySpec spec) {
     List<GroupPlan> groups = new ArrayList<>();
