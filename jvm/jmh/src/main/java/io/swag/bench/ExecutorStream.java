@@ -36,6 +36,11 @@ final class ExecutorStream {
   long emitted;
 
   ExecutorStream(Plan plan, int keys, int ratePerKey) {
+    this(plan, keys, ratePerKey, true);
+  }
+
+  /** {@code outOfOrder = false}: no delays, every key's records arrive in event-time order. */
+  ExecutorStream(Plan plan, int keys, int ratePerKey, boolean outOfOrder) {
     ex = new LocalExecutor(plan, List.of("k", "t", "v"));
     this.keys = new Long[keys];
     for (int i = 0; i < keys; i++) {
@@ -44,7 +49,7 @@ final class ExecutorStream {
     SplittableRandom r = new SplittableRandom(11);
     for (int i = 0; i < TABLE; i++) {
       keyIdx[i] = r.nextInt(keys);
-      delay[i] = (long) (-MEAN_DELAY_MS * Math.log(1 - r.nextDouble()));
+      delay[i] = outOfOrder ? (long) (-MEAN_DELAY_MS * Math.log(1 - r.nextDouble())) : 0;
       values[i] = (double) (1 + r.nextInt(100_000));
     }
     stepMs = 1000.0 / ((double) keys * ratePerKey);
