@@ -137,6 +137,9 @@ public final class BulkFingerBTree extends FingerBTree {
     return aggCnt[kid(y, 0)];
   }
 
+  /** Bulks of at most this many entries, all in the left finger, run as single evicts. */
+  static final int SMALL_BULK_EVICT = 4;
+
   @Override
   public int bulkEvict(long t) {
     if (size == 0 || t < time(leftFinger, 0)) {
@@ -146,6 +149,19 @@ public final class BulkFingerBTree extends FingerBTree {
       int removed = size;
       clearAll();
       return removed;
+    }
+    // A small bulk that ends inside the left finger: single evicts at the finger (amortized O(1)
+    // each) beat the boundary search and passes (BulkEvictBench: m = 1 ran at 0.4x of a loop).
+    int fc = cnt[leftFinger];
+    int k = 0;
+    while (k < fc && k <= SMALL_BULK_EVICT && time(leftFinger, k) <= t) {
+      k++;
+    }
+    if (k < fc && k <= SMALL_BULK_EVICT) {
+      for (int i = 0; i < k; i++) {
+        evict(time(leftFinger, 0));
+      }
+      return k;
     }
     // ---- step 1: boundary search
     int y = leftFinger;
