@@ -1,5 +1,6 @@
 package io.swag.core.ooo;
 
+import io.swag.core.CountingSum;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

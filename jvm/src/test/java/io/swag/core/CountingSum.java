@@ -1,13 +1,14 @@
-package io.swag.core.fifo;
+package io.swag.core;
 
-import io.swag.core.DoubleFunction;
+/**
+ * An instrumented sum that counts its combine and inverse calls (shared by the fifo and ooo cost
+ * tests): every {@code Partials.combine} goes through {@link #combine}; copies do not.
+ */
+public final class CountingSum extends DoubleFunction {
+  public long combines;
+  public long inverses;
 
-/** A non-commutative-safe instrumented sum that counts its combine and inverse calls. */
-final class CountingSum extends DoubleFunction {
-  long combines;
-  long inverses;
-
-  CountingSum() {
+  public CountingSum() {
     super("counting_sum", 1);
   }
 
@@ -43,7 +44,8 @@ final class CountingSum extends DoubleFunction {
     return a[o];
   }
 
-  long take() {
+  /** Combines and inverses since the last call. */
+  public long take() {
     long c = combines + inverses;
     combines = 0;
     inverses = 0;
