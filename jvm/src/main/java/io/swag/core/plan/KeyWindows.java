@@ -63,6 +63,7 @@ public final class KeyWindows {
   private long evicted = Long.MIN_VALUE;
   private long firedWatermark = Long.MIN_VALUE;
   private long rows;
+  private java.util.function.LongConsumer evictionListener;
 
   KeyWindows(WindowGroup g, boolean retainRows) {
     this.g = g;
@@ -287,12 +288,23 @@ public final class KeyWindows {
     int n = agg.bulkEvict(bound);
     if (keepTimes) {
       Map<Long, Bucket> head = times.headMap(bound, true);
-      for (Bucket b : head.values()) {
-        rows -= b.count;
+      for (Map.Entry<Long, Bucket> e : head.entrySet()) {
+        rows -= e.getValue().count;
+        if (evictionListener != null) {
+          evictionListener.accept(e.getKey());
+        }
       }
       head.clear();
     }
     return n;
+  }
+
+  /**
+   * Called with each distinct record time as it is evicted (engines mirror evictions in their state
+   * store); needs record times to be kept ({@code retainRows} or {@code window_end}).
+   */
+  public void setEvictionListener(java.util.function.LongConsumer listener) {
+    this.evictionListener = listener;
   }
 
   /** The watermark last passed to {@link #fire} (or restored). */
