@@ -16,17 +16,18 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@$(PY) -m pip install -q --upgrade pip
-	@$(PY) -m pip install -q -e '.[test,plot]'
+	@$(PY) -m pip install -q -e '.[test,plot,spark]'
 	@touch $@
 
 # Build the jars without running the Java tests and put the core jar where Python finds it.
-build:
+build: venv
 	$(MVN) -DskipTests package
 	@$(MAKE) --no-print-directory jar-into-package
 
 jar-into-package:
 	@mkdir -p python/swag/jars
 	@cp $(JAR) $(PKGJAR)
+	@if [ -f connectors/spark/target/swag-spark.jar ]; then cp connectors/spark/target/swag-spark.jar python/swag/jars/; fi
 
 # --- tests ----------------------------------------------------------------
 # make test: Java unit tests (mvn verify) then the Python tests (pytest), all in < 30 min on 2 cores.

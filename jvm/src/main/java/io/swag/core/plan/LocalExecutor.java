@@ -217,7 +217,7 @@ public final class LocalExecutor {
   }
 
   /** Epoch ms of a time value, or null if it is null or not a time. */
-  static Long parseTime(Object v) {
+  public static Long parseTime(Object v) {
     if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
       return ((Number) v).longValue();
     }

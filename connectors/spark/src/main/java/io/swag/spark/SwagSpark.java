@@ -1,0 +1,218 @@
+package io.swag.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+import static org.apache.spark.sql.functions.sum;
+import static org.apache.spark.sql.functions.when;
+
+import io.swag.core.plan.KeyWindows;
+import io.swag.core.plan.Plan;
+import io.swag.core.plan.Planner;
+import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.WindowGroup;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.spark.api.java.function.FlatMapGroupsFunction;
+import org.apache.spark.api.java.function.MapFunction;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.streaming.OutputMode;
+import org.apache.spark.sql.streaming.TimeMode;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+
+/**
+ * The DataFrame entry point: {@link #aggregate(Dataset, String, String)} runs a swag query (the JSON
+ * of {@code io.swag.core.plan.QuerySpec}) over a streaming or a static DataFrame, with the same
+ * output schema ({@link Layout}) in both cases.
+ *
+ * <ul>
+ *   <li>Streaming: {@code groupByKey(key columns).transformWithState(}{@link SwagProcessor}{@code ,
+ *       EventTime, append|update)}; needs the RocksDB state store provider
+ *       ({@link #ROCKSDB}) and a watermark on the time column (or the option
+ *       {@code watermark_delay_ms}).
+ *   <li>Static (history back-fill): {@code groupByKey(key).flatMapGroups}: per key the rows sorted by
+ *       time go into one bulk insert, then every window fires; no record is late.
+ * </ul>
+ * Late and rejected records are counted in the observed metrics {@code <metrics_name>} (columns
+ * {@code late}, {@code rejected}, {@code windows}: {@code query.lastProgress.observedMetrics} when
+ * streaming), and returned as rows if option {@code late = keep}.
+ */
+public final class SwagSpark {
+  public static final String ROCKSDB =
+      "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+  public static final String PROVIDER_CONF = "spark.sql.streaming.stateStore.providerClass";
+  private static final String WATERMARK_META = "spark.watermarkDelayMs";
+
+  private SwagSpark() {}
+
+  /** Runs {@code queryJson} over {@code df}; {@code optionsJson}: see {@link SwagSparkOptions}. */
+  public static Dataset<Row> aggregate(Dataset<Row> df, String queryJson, String optionsJson) {
+    SwagSparkOptions options = SwagSparkOptions.fromJson(optionsJson);
+    Plan plan = Planner.plan(QuerySpec.fromJson(queryJson));
+    return aggregate(df, plan, options);
+  }
+
+  public static Dataset<Row> aggregate(Dataset<Row> df, Plan plan, SwagSparkOptions options) {
+    String time = plan.spec().time();
+    if (time != null && df.isStreaming() && List.of(df.schema().fieldNames()).contains(time)) {
+      df = prepareStream(df, time, options);
+    }
+    Layout layout = new Layout(plan, df.schema());
+    Column[] cols = layout.columns.stream().map(functions::col).toArray(Column[]::new);
+    Dataset<Row> input = df.select(cols);
+    if (df.isStreaming()) {
+      input = stripWatermark(input, layout);
+    }
+    int keys = layout.keys;
+    MapFunction<Row, Row> keyOf = r -> {
+      Object[] k = new Object[keys];
+      for (int i = 0; i < keys; i++) {
+        k[i] = r.get(i);
+      }
+      return RowFactory.create(k);
+    };
+    var grouped = input.groupByKey(keyOf, Encoders.row(layout.keySchema));
+    Dataset<Row> out;
+    if (df.isStreaming()) {
+      String provider = df.sparkSession().conf().get(PROVIDER_CONF, "");
+      if (!ROCKSDB.equals(provider)) {
+        throw new IllegalStateException("swag on a streaming DataFrame needs the RocksDB state store: set "
+            + PROVIDER_CONF + "=" + ROCKSDB + " (swag.spark.session() does), found '" + provider + "'");
+      }
+      SwagProcessor p = new SwagProcessor(layout, UUID.randomUUID().toString(), options.finalOnly());
+      out = grouped.transformWithState(p, TimeMode.EventTime(),
+          options.finalOnly() ? OutputMode.Append() : OutputMode.Update(), Encoders.row(layout.outputSchema));
+    } else {
+      out = grouped.flatMapGroups(new Backfill(layout), Encoders.row(layout.outputSchema));
+    }
+    Column kind = col(Layout.KIND);
+    out = out.observe(options.metricsName,
+        functions.coalesce(sum(when(kind.equalTo("late"), 1L).otherwise(0L)), lit(0L)).alias("late"),
+        functions.coalesce(sum(when(kind.equalTo("rejected"), 1L).otherwise(0L)), lit(0L)).alias("rejected"),
+        functions.coalesce(sum(when(kind.equalTo("window"), 1L).otherwise(0L)), lit(0L)).alias("windows"));
+    if (!options.keepLate) {
+      out = out.filter(kind.equalTo("window")).drop(Layout.KIND, Layout.RECORD, Layout.REASON);
+    }
+    return out;
+  }
+
+  /** A streaming input needs a watermark on the time column (added from the options if asked). */
+  private static Dataset<Row> prepareStream(Dataset<Row> df, String time, SwagSparkOptions options) {
+    StructField f = df.schema().apply(time);
+    boolean hasWatermark = f.metadata().contains(WATERMARK_META);
+    if (!hasWatermark) {
+      if (options.watermarkDelayMs == null) {
+        throw new IllegalArgumentException("the streaming input has no watermark on its time column '" + time
+            + "': call df.withWatermark(\"" + time + "\", \"10 minutes\") first, or pass the option "
+            + "watermark_delay_ms");
+      }
+      if (!f.dataType().equals(DataTypes.TimestampType)) {
+        if (f.dataType().equals(DataTypes.LongType) || f.dataType().equals(DataTypes.IntegerType)) {
+          df = df.withColumn(time, functions.timestamp_millis(col(time)));
+        } else {
+          throw new IllegalArgumentException("time column '" + time + "' has type " + f.dataType().simpleString()
+              + "; expected a timestamp or an integer of epoch milliseconds");
+        }
+      }
+      df = df.withWatermark(time, options.watermarkDelayMs + " milliseconds");
+    }
+    return df;
+  }
+
+  /**
+   * Re-creates the time column without its watermark metadata: Spark's transformWithState would
+   * otherwise drop late rows before the processor sees them (counted only as
+   * {@code numRowsDroppedByWatermark}); swag wants them, to apply the allowed lateness and report
+   * the rest. The watermark itself keeps advancing.
+   */
+  private static Dataset<Row> stripWatermark(Dataset<Row> input, Layout layout) {
+    String time = layout.columns.get(layout.timeIdx);
+    if (!input.schema().apply(time).metadata().contains(WATERMARK_META)) {
+      return input;
+    }
+    Column t = functions.timestamp_millis(functions.unix_millis(col(time))).alias(time);
+    Column[] cs = new Column[layout.columns.size()];
+    for (int i = 0; i < cs.length; i++) {
+      cs[i] = i == layout.timeIdx ? t : col(layout.columns.get(i));
+    }
+    return input.select(cs);
+  }
+
+  /** Batch: per key, sort by time, one bulk insert, fire everything. */
+  static final class Backfill implements FlatMapGroupsFunction<Row, Row, Row> {
+    private static final long serialVersionUID = 1L;
+    private final Layout layout;
+    private transient WindowGroup group;
+
+    Backfill(Layout layout) {
+      this.layout = layout;
+    }
+
+    @Override
+    public java.util.Iterator<Row> call(Row key, java.util.Iterator<Row> rows) {
+      if (group == null) {
+        group = WindowGroup.timeGroups(layout.plan(), layout.columns, true).get(0);
+      }
+      List<Row> out = new ArrayList<>();
+      List<Object[]> ok = new ArrayList<>();
+      List<Long> ts = new ArrayList<>();
+      while (rows.hasNext()) {
+        Row in = rows.next();
+        Object[] row = new Object[layout.columns.size()];
+        for (int i = 0; i < row.length; i++) {
+          row[i] = Layout.toSwag(in.get(i));
+        }
+        Long t = layout.time(in.get(layout.timeIdx));
+        if (t == null) {
+          out.add(layout.recordRow(key, "rejected", in, "time column '" + layout.columns.get(layout.timeIdx)
+              + "' is " + (in.get(layout.timeIdx) == null ? "null" : "unparsable: " + in.get(layout.timeIdx))));
+          continue;
+        }
+        row[layout.timeIdx] = t;
+        String bad = null;
+        for (int i = layout.keys; i < row.length; i++) {
+          if (i != layout.timeIdx && row[i] instanceof Double d && d.isNaN()) {
+            bad = "column '" + layout.columns.get(i) + "' is NaN";
+          }
+        }
+        if (bad == null) {
+          try {
+            group.check(row, t);
+          } catch (IllegalArgumentException e) {
+            bad = e.getMessage();
+          }
+        }
+        if (bad != null) {
+          out.add(layout.recordRow(key, "rejected", in, bad));
+          continue;
+        }
+        ok.add(row);
+        ts.add(t);
+      }
+      for (int i = 0; i < layout.keys; i++) {
+        if (key.isNullAt(i)) {
+          for (Object[] r : ok) {
+            out.add(layout.recordRow(key, "rejected", RowFactory.create(r), "key column '" + layout.columns.get(i)
+                + "' is null"));
+          }
+          return out.iterator();
+        }
+      }
+      KeyWindows kw = group.newKey(false);
+      long[] ta = new long[ts.size()];
+      for (int i = 0; i < ta.length; i++) {
+        ta[i] = ts.get(i);
+      }
+      KeyWindows.WindowOutput emit = (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r));
+      kw.insertBatch(ta, ok.toArray(new Object[0][]), ta.length, Long.MIN_VALUE, emit);
+      kw.fire(Long.MAX_VALUE, emit);
+      return out.iterator();
+    }
+  }
+}

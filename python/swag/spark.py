@@ -1,0 +1,187 @@
+"""swag on Apache Spark (PySpark 4.3): run a :class:`swag.Query` over a streaming or static DataFrame.
+
+>>> spark = swag.spark.session()                      # local[2], swag jars, RocksDB state store
+>>> out = swag.spark.aggregate(df.withWatermark("ts", "10 minutes"), query)
+>>> out.writeStream.format("parquet")...             # or out.show() for a static df
+
+The work happens in the JVM (``io.swag.spark.SwagSpark``): a ``transformWithState`` operator in
+event-time mode for streams, a sort-and-bulk-load per key for static DataFrames; both give the same
+output schema: the key columns, ``window``, ``window_start``, ``window_end``, then the aggregates.
+
+Late records (beyond the query's lateness) and rejected records (null key or time, NaN, a value a
+function refuses) are never dropped silently: they are counted in the streaming query's
+``lastProgress["observedMetrics"]["swag"]`` (``late``, ``rejected``, ``windows``) and, with
+``late="keep"``, returned as rows with ``swag_kind`` = ``"late"``/``"rejected"``, ``swag_record``
+and ``swag_reason`` (use :func:`split` to route them to a side table).
+
+Spark Connect is not supported yet: the operator is a JVM ``StatefulProcessor``, reached through
+``DataFrame._jdf``, which Spark Connect DataFrames do not have (:class:`SparkConnectUnsupported`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from ._duration import to_ms
+from .errors import SwagError, SwagSetupError
+from .query import Query
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pyspark.sql import DataFrame, SparkSession
+
+ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+PROVIDER_CONF = "spark.sql.streaming.stateStore.providerClass"
+JARS_DIR = Path(__file__).resolve().parent / "jars"
+
+
+class SparkConnectUnsupported(SwagError):
+    """The DataFrame or session is a Spark Connect one; swag needs a classic (JVM) session."""
+
+
+def jars() -> list[Path]:
+    """The jars Spark needs for swag: swag-core (shaded) and swag-spark, from the installed package."""
+    core = JARS_DIR / "swag-core.jar"
+    conn = JARS_DIR / "swag-spark.jar"
+    missing = [p for p in (core, conn) if not p.is_file()]
+    if missing:
+        raise SwagSetupError(
+            f"swag jars not found: {', '.join(str(p) for p in missing)}. Build them with `make build` "
+            "(it copies jvm/target/swag-core-*-all.jar and connectors/spark/target/swag-spark.jar there)."
+        )
+    return [core, conn]
+
+
+def session(
+    app_name: str = "swag",
+    master: str = "local[2]",
+    *,
+    shuffle_partitions: int = 4,
+    conf: dict[str, str] | None = None,
+) -> SparkSession:
+    """A SparkSession with the swag jars and the RocksDB state store (needed by transformWithState).
+
+    ``spark.jars`` only takes effect when a process creates its first SparkContext: if one is
+    already running without the swag jars, this raises :class:`swag.SwagSetupError` with what to do.
+    """
+    from pyspark.sql import SparkSession
+
+    active = SparkSession.getActiveSession()
+    paths = ",".join(str(p) for p in jars())
+    builder = (
+        SparkSession.builder.appName(app_name)
+        .master(master)
+        .config("spark.jars", paths)
+        .config(PROVIDER_CONF, ROCKSDB)
+        .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+    )
+    for k, v in (conf or {}).items():
+        builder = builder.config(k, v)
+    spark = builder.getOrCreate()
+    if active is not None:
+        spark.conf.set(PROVIDER_CONF, ROCKSDB)
+    check_session(spark)
+    return spark
+
+
+def check_session(spark: SparkSession) -> None:
+    """Raises a clear error if the session cannot run swag (Spark Connect, or the jars are missing)."""
+    if not hasattr(spark, "_jvm") or _is_connect(spark):
+        raise SparkConnectUnsupported(
+            "swag.spark needs a classic SparkSession (py4j); Spark Connect sessions have no JVM "
+            "(PySpark raises [JVM_ATTRIBUTE_NOT_SUPPORTED] for `_jdf`). Create the session with "
+            "swag.spark.session() or SparkSession.builder without .remote()."
+        )
+    try:
+        cls = spark._jvm.java.lang.Class.forName(
+            "io.swag.spark.SwagSpark", True, spark._jvm.Thread.currentThread().getContextClassLoader()
+        )
+    except Exception as e:  # py4j error: class not found
+        raise SwagSetupError(
+            "this SparkSession does not have the swag jars on its classpath "
+            f"({', '.join(str(p) for p in jars())}). spark.jars only takes effect for the first "
+            "SparkContext of a process: create the session with swag.spark.session() before any other, "
+            "or stop the running one (spark.stop()) first."
+        ) from e
+    del cls
+
+
+def _is_connect(obj: Any) -> bool:
+    mod = type(obj).__module__
+    return ".connect." in mod or mod.endswith(".connect")
+
+
+def aggregate(
+    df: DataFrame,
+    query: Query | str | dict[str, Any],
+    *,
+    output_mode: Literal["append", "update"] = "append",
+    watermark_delay: str | int | None = None,
+    late: Literal["count", "keep"] = "count",
+    metrics_name: str = "swag",
+) -> DataFrame:
+    """Runs ``query`` over ``df`` (streaming or static) and returns the window rows as a DataFrame.
+
+    - ``output_mode``: ``append`` (one final row per key and window, after the allowed lateness) or
+      ``update`` (a row when the window ends, then updated rows for records inside the lateness);
+      use the same mode for the sink.
+    - ``watermark_delay``: for a stream without ``withWatermark`` on the time column (``"10min"``
+      or milliseconds).
+    - ``late``: ``count`` (late/rejected records only counted) or ``keep`` (also returned, see
+      :func:`split`).
+    """
+    if _is_connect(df) or not hasattr(df, "_jdf"):
+        raise SparkConnectUnsupported(
+            "swag.spark.aggregate needs a classic PySpark DataFrame; Spark Connect DataFrames have no "
+            "`_jdf` ([JVM_ATTRIBUTE_NOT_SUPPORTED]). Spark Connect is not supported yet."
+        )
+    from pyspark.sql import DataFrame as PyDataFrame
+
+    q = query if isinstance(query, Query) else Query.from_json(query)
+    q.validate()
+    spark = df.sparkSession
+    check_session(spark)
+    options: dict[str, Any] = {"output_mode": output_mode, "late": late, "metrics_name": metrics_name}
+    if watermark_delay is not None:
+        options["watermark_delay_ms"] = to_ms(watermark_delay, "watermark_delay")
+    try:
+        jdf = spark._jvm.io.swag.spark.SwagSpark.aggregate(df._jdf, q.to_json(), json.dumps(options))
+    except Exception as e:
+        raise _translate(e) from None
+    return PyDataFrame(jdf, spark)
+
+
+def split(df: DataFrame) -> tuple[DataFrame, DataFrame]:
+    """Splits the output of ``aggregate(..., late="keep")`` into (window rows, late/rejected rows)."""
+    from pyspark.sql import functions as F
+
+    kinds = ["swag_kind", "swag_record", "swag_reason"]
+    windows = df.filter(F.col("swag_kind") == "window").drop(*kinds)
+    keys = [c for c in df.columns if c not in kinds and c not in ("window", "window_start", "window_end")]
+    del keys
+    others = df.filter(F.col("swag_kind") != "window").select("swag_kind", "swag_record", "swag_reason")
+    return windows, others
+
+
+def _translate(e: Exception) -> Exception:
+    """A py4j error from the swag entry point as a Python exception with the Java message."""
+    from .errors import InvalidQueryError
+
+    msg = str(e)
+    java = getattr(e, "java_exception", None)
+    if java is not None:
+        try:
+            cls = java.getClass().getName()
+            text = java.getMessage()
+        except Exception:  # pragma: no cover - defensive
+            cls, text = "", msg
+        if cls == "java.lang.IllegalArgumentException":
+            return InvalidQueryError(text)
+        if cls == "java.lang.IllegalStateException":
+            return SwagSetupError(text)
+        return SwagError(f"{cls}: {text}")
+    return SwagError(msg)
