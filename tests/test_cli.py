@@ -50,7 +50,7 @@ def test_usage_errors() -> None:
 
 
 def test_demo_on_the_packaged_sample(tmp_path: Path, sample_rows: list[dict[str, str]]) -> None:
-    p = run("demo", cwd=tmp_path)  # a different directory: the sample comes from the package
+    p = run("demo", "--engine", "local", cwd=tmp_path)  # a different directory: the sample comes from the package
     assert p.returncode == 0, p.stderr
     out = p.stdout
     stations = {r["Start Station ID"]: r["Start Station Name"] for r in sample_rows}
@@ -66,7 +66,7 @@ def test_demo_on_the_packaged_sample(tmp_path: Path, sample_rows: list[dict[str,
 
 
 def test_demo_options(sample_path: Path) -> None:
-    p = run("demo", "--data", str(sample_path), "--window", "30", "--top", "2", "--busiest", "1",
+    p = run("demo", "--engine", "local", "--data", str(sample_path), "--window", "30", "--top", "2", "--busiest", "1",
             "--algorithm", "two_stacks_lite", "--no-progress")
     assert p.returncode == 0, p.stderr
     assert "Peak 30 min windows (top 2 stations" in p.stdout
@@ -76,12 +76,19 @@ def test_demo_options(sample_path: Path) -> None:
 
 
 def test_demo_errors(tmp_path: Path) -> None:
-    p = run("demo", "--data", str(tmp_path / "nowhere.csv.gz"))
+    p = run("demo", "--engine", "local", "--data", str(tmp_path / "nowhere.csv.gz"))
     assert p.returncode == 1 and "nowhere.csv.gz" in p.stderr and "Traceback" not in p.stderr
-    p = run("demo", "--algorithm", "soe", "--no-progress")
+    p = run("demo", "--engine", "local", "--algorithm", "soe", "--no-progress")
     assert p.returncode == 1 and "invertible" in p.stderr and "Traceback" not in p.stderr
-    p = run("demo", "--algorithm", "bogus", "--no-progress")
+    p = run("demo", "--engine", "local", "--algorithm", "bogus", "--no-progress")
     assert p.returncode == 1 and "unknown algorithm 'bogus'" in p.stderr
+
+
+def test_demo_engine_errors(tmp_path: Path) -> None:
+    p = run("demo", "--engine", "spark", "--data", "nosuchset", "--out", str(tmp_path / "o"))
+    assert p.returncode == 1 and "nosuchset" in p.stderr and "Traceback" not in p.stderr
+    p = run("demo", "--engine", "spark", "--batches", "0")
+    assert p.returncode == 1 and "--batches" in p.stderr
 
 
 def test_console_script() -> None:

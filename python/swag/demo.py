@@ -379,9 +379,14 @@ def format_report(r: DemoResult, sources: str, top: int = 5) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data", metavar="PATH", action="append",
-                   help="Citi Bike CSV file(s): a file, a directory of *.csv.gz, or a glob; repeatable "
-                        "(default: the 3,000-trip sample in the package)")
+    p.add_argument("--engine", choices=("spark", "flink", "local"), default="spark",
+                   help="spark (default): the PySpark streaming pipeline (swag.pipeline); flink: the same "
+                        "on PyFlink (needs .venv-flink); local: the engine-free Citi Bike demo")
+    p.add_argument("--data", metavar="DATA", action="append",
+                   help="spark/flink: flights (default) or citibike; local (and citibike): Citi Bike CSV "
+                        "file(s), a directory of *.csv.gz or a glob, repeatable (default: the packaged sample)")
+    p.add_argument("--out", default="swag-demo-out", help="spark/flink: output directory (default: swag-demo-out)")
+    p.add_argument("--batches", type=int, default=24, help="spark/flink: micro-batches to replay (default: 24)")
     p.add_argument("--algorithm", default="daba_lite", help="in-order algorithm (default: daba_lite)")
     p.add_argument("--window", type=int, default=60, metavar="MINUTES", help="window length (default: 60)")
     p.add_argument("--top", type=int, default=5, help="peak windows to show (default: 5)")
@@ -391,6 +396,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_cli(ns: argparse.Namespace, out: IO[str] | None = None) -> int:
     out = out or sys.stdout
+    if ns.engine != "local":
+        return _run_engine(ns, out)
     if ns.window <= 0 or ns.top <= 0 or ns.busiest <= 0:
         raise ValueError("--window, --top and --busiest must be positive")
     paths = resolve_paths(ns.data) if ns.data else [SAMPLE]
@@ -402,6 +409,26 @@ def run_cli(ns: argparse.Namespace, out: IO[str] | None = None) -> int:
                  progress=False if ns.no_progress else None)
     result.skipped_rows = skipped
     print(format_report(result, sources, top=ns.top), file=out)
+    return 0
+
+
+def _run_engine(ns: argparse.Namespace, out: IO[str]) -> int:
+    data = ns.data or ["flights"]
+    kind = data[0] if data[0] in ("flights", "citibike") else "citibike"
+    files = None if data[0] in ("flights", "citibike") else resolve_paths(data)
+    if ns.batches <= 0:
+        raise ValueError("--batches must be positive")
+    if ns.engine == "flink":
+        try:
+            from . import flink  # noqa: F401
+        except ImportError as e:
+            raise ValueError(f"--engine flink needs PyFlink and swag.flink (run it with .venv-flink/bin/python): {e}")
+        raise ValueError("--engine flink: the PyFlink pipeline is not available yet (see README, Roadmap)")
+    from . import pipeline
+
+    r = pipeline.run_spark(kind, Path(ns.out), ns.batches, progress=False if ns.no_progress else None,
+                           citibike_files=files, stream=out)
+    print(pipeline.format_summary(r), file=out)
     return 0
 
 
