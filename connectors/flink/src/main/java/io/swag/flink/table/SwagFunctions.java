@@ -9,7 +9,7 @@ import org.apache.flink.table.functions.UserDefinedFunction;
  * Registers swag's SQL functions in a {@link TableEnvironment} (also called by PyFlink's
  * {@code swag.flink.register_functions(t_env)}): the OVER aggregates with retraction
  * {@code swag_max, swag_min, swag_first, swag_last, swag_stddev, swag_median, swag_quantile,
- * swag_distinct_count}.
+ * swag_distinct_count}, and the process table function {@code swag_window} ({@link SwagWindowFunction}).
  */
 public final class SwagFunctions {
   private SwagFunctions() {}
@@ -25,6 +25,7 @@ public final class SwagFunctions {
     m.put("swag_median", new SwagOverFunction.Median());
     m.put("swag_quantile", new SwagOverFunction.Quantile());
     m.put("swag_distinct_count", new SwagOverFunction.DistinctCount());
+    m.put("swag_window", new SwagWindowFunction());
     return m;
   }
 

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class OverFunctionsTest {
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension();
+  static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();
 
   static List<Row> rows(long seed, int n) {
     Random r = new Random(seed);
