@@ -1,7 +1,5 @@
 package io.swag.core.plan;
 
-import io.swag.core.AggregateFunction;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,17 +28,7 @@ abstract class GroupExecutor {
     for (int i = 0; i < windows.length; i++) {
       windows[i] = spec.windows().get(plan.windows().get(i));
     }
-    List<AggregateFunction<?, ?, ?>> fns = new ArrayList<>();
-    int[] cols = new int[plan.product().size()];
-    for (int j = 0; j < cols.length; j++) {
-      Map<String, Object> p = plan.product().get(j);
-      @SuppressWarnings("unchecked")
-      Map<String, Object> opts = (Map<String, Object>) p.get("options");
-      fns.add(new AggregateSpec("_", (String) p.get("function"), (String) p.get("column"), opts).create());
-      Object c = p.get("column");
-      cols[j] = c == null ? -1 : columnIndex.get((String) c);
-    }
-    this.fn = new ProductFunction(fns, cols);
+    this.fn = WindowGroup.productOf(plan, columnIndex);
     this.check = new InputCheck(fn);
   }
 

@@ -1,0 +1,406 @@
+package io.swag.core.plan;
+
+import io.swag.core.TimedAggregator;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The state of one key in one {@link WindowGroup}: one timed aggregator shared by all windows and
+ * functions of the group (each window a range query of it), the key's record times, and per window
+ * the next window to fire. Engine operators keep one per key on the heap and drive it with
+ * {@link #insert}, {@link #nextTimer} (register an event-time timer) and {@link #fire}.
+ *
+ * <p>Cost: an insert is one aggregator insert (amortized O(log d) for FiBA, O(1) in order) plus a
+ * {@link TreeMap} update of the record times, plus one range query per updated row; firing costs one
+ * range query and one {@code TreeMap} look-up per emitted row, never O(size/slide) per record;
+ * eviction is one bulk evict.
+ *
+ * <p>With {@code retainRows} the key also keeps its input rows (until evicted) so that an engine can
+ * write them to its state at checkpoint time ({@link #forEachRow}) and rebuild the aggregator with
+ * one bulk insert on restore ({@link #restore}); this doubles the memory per entry but works for
+ * every algorithm, function and slicing alike.
+ *
+ * <p>Invariant: every window of this key with fire watermark ({@code end - 1}, plus the lateness in
+ * {@linkplain WindowGroup#finalOnly() final} mode) {@code <= } the watermark last passed to
+ * {@link #fire} has fired; {@code nextFire[i]} is the fire watermark of window {@code i}'s earliest
+ * non-empty unfired window, or {@code Long.MAX_VALUE}. Not thread-safe.
+ */
+public final class KeyWindows {
+  /** Receives output rows: the group's window index, start, end, and the product's results. */
+  public interface WindowOutput {
+    void emit(int window, long start, long end, List<Object> results);
+  }
+
+  /** Receives retained rows, oldest time first, equal times in arrival order. */
+  public interface RowVisitor {
+    void visit(long time, Object[] row);
+  }
+
+  private static final class Bucket {
+    int count;
+    Object[][] rows;
+
+    void add(Object[] row) {
+      if (rows != null) {
+        if (count == rows.length) {
+          rows = Arrays.copyOf(rows, Math.max(2, 2 * count));
+        }
+        rows[count] = row;
+      }
+      count++;
+    }
+  }
+
+  private final WindowGroup g;
+  private final boolean retainRows;
+  private final boolean keepTimes;
+  private final long delay;
+  private TimedAggregator agg;
+  private final TreeMap<Long, Bucket> times = new TreeMap<>();
+  private final long[] nextFire;
+  private long evicted = Long.MIN_VALUE;
+  private long firedWatermark = Long.MIN_VALUE;
+  private long rows;
+  private java.util.function.LongConsumer evictionListener;
+
+  KeyWindows(WindowGroup g, boolean retainRows) {
+    this.g = g;
+    this.retainRows = retainRows;
+    this.keepTimes = retainRows || !g.perRecord;
+    this.delay = g.fireDelay();
+    this.agg = g.newAggregator();
+    this.nextFire = new long[g.windows.length];
+    Arrays.fill(nextFire, Long.MAX_VALUE);
+  }
+
+  public WindowGroup group() {
+    return g;
+  }
+
+  /**
+   * Adds a record the group {@linkplain WindowGroup#accepts accepts}; first evicts what no window
+   * needs at {@code watermark}. Emits at once the rows it causes: per window the aggregate ending
+   * with it ({@code per_record}), or ({@code window_end}) an updated row for each window containing
+   * it that already fired, i.e. with {@code end - 1 <= watermark} ({@code watermark}: the one last
+   * passed to {@link #fire} for this key, or any larger watermark up to which the engine has fired
+   * every timer). A value a function refuses throws {@link IllegalArgumentException} before any
+   * change.
+   */
+  public void insert(long t, Object[] row, long watermark, WindowOutput out) {
+    evict(g.evictBound(watermark));
+    if (watermark > firedWatermark) {
+      firedWatermark = watermark;
+    }
+    agg.insert(t, (Object) row); // a rejected value throws here and changes nothing
+    if (keepTimes) {
+      bucket(t).add(row);
+      rows++;
+    }
+    if (g.perRecord) {
+      for (int i = 0; i < g.windows.length; i++) {
+        long from = t - g.windows[i].size() + 1;
+        out.emit(i, from, t + 1, asList(agg.query(from, t)));
+      }
+      return;
+    }
+    for (int i = 0; i < g.windows.length; i++) {
+      WindowSpec w = g.windows[i];
+      long first = w.firstStart(t);
+      long last = w.lastStart(t);
+      long firstUnfired = first;
+      if (watermark != Long.MIN_VALUE) {
+        if (!g.finalOnly) {
+          // windows that fired (end - 1 <= wm) and are within lateness (end - 1 + L > wm): updated rows
+          long lo = Math.max(first, w.alignUp(sat(sat(watermark, -g.lateness), 2 - w.size())));
+          long hi = Math.min(last, w.lastStart(sat(watermark, 1 - w.size())));
+          for (long st = lo; st <= hi; st += w.slide()) {
+            out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
+          }
+        }
+        firstUnfired = Math.max(first, w.alignUp(sat(sat(watermark, -delay), 2 - w.size())));
+      }
+      if (firstUnfired <= last) {
+        schedule(i, sat(firstUnfired + w.size() - 1, delay));
+      }
+    }
+  }
+
+  /**
+   * Adds a micro-batch of accepted records with one bulk insert (O(n log n) to sort, then
+   * {@link TimedAggregator#bulkInsert}); emits one updated row per fired window the batch touched
+   * (not one per record), after the whole batch is in. {@code rows[i]} is at {@code ts[i]}; equal
+   * times keep their order in the arrays. Checks every value first: a refused value throws
+   * {@link IllegalArgumentException} before any change.
+   */
+  public void insertBatch(long[] ts, Object[][] batch, int n, long watermark, WindowOutput out) {
+    if (g.perRecord) {
+      for (int i = 0; i < n; i++) {
+        insert(ts[i], batch[i], watermark, out);
+      }
+      return;
+    }
+    for (int i = 0; i < n; i++) {
+      g.check(batch[i], ts[i]);
+    }
+    evict(g.evictBound(watermark));
+    if (watermark > firedWatermark) {
+      firedWatermark = watermark;
+    }
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Long.compare(ts[a], ts[b])); // stable
+    long[] st = new long[n];
+    Object[] sv = new Object[n];
+    for (int i = 0; i < n; i++) {
+      st[i] = ts[order[i]];
+      sv[i] = batch[order[i]];
+      bucket(st[i]).add(batch[order[i]]);
+    }
+    bulkInsert(st, sv, n);
+    rows += n;
+    for (int i = 0; i < g.windows.length; i++) {
+      WindowSpec w = g.windows[i];
+      long lastEmitted = Long.MIN_VALUE;
+      for (int k = 0; k < n; k++) {
+        long t = st[k];
+        long first = w.firstStart(t);
+        long last = w.lastStart(t);
+        long firstUnfired = first;
+        if (watermark != Long.MIN_VALUE) {
+          if (!g.finalOnly) {
+            long lo = Math.max(Math.max(first, lastEmitted == Long.MIN_VALUE ? first : lastEmitted + w.slide()),
+                w.alignUp(sat(sat(watermark, -g.lateness), 2 - w.size())));
+            long hi = Math.min(last, w.lastStart(sat(watermark, 1 - w.size())));
+            for (long s = lo; s <= hi; s += w.slide()) {
+              out.emit(i, s, s + w.size(), asList(agg.query(s, s + w.size() - 1)));
+              lastEmitted = s;
+            }
+          }
+          firstUnfired = Math.max(first, w.alignUp(sat(sat(watermark, -delay), 2 - w.size())));
+        }
+        if (firstUnfired <= last) {
+          schedule(i, sat(firstUnfired + w.size() - 1, delay));
+        }
+      }
+    }
+  }
+
+  /** One bulk insert of sorted times; a sliced aggregator pre-aggregates per slice, record by record. */
+  private void bulkInsert(long[] st, Object[] sv, int n) {
+    if (agg instanceof SlicedAggregator) {
+      for (int i = 0; i < n; i++) {
+        agg.insert(st[i], sv[i]);
+      }
+    } else {
+      agg.bulkInsert(st, sv, 0, n);
+    }
+  }
+
+  private Bucket bucket(long t) {
+    Bucket b = times.get(t);
+    if (b == null) {
+      b = new Bucket();
+      if (retainRows) {
+        b.rows = new Object[1][];
+      }
+      times.put(t, b);
+    }
+    return b;
+  }
+
+  private void schedule(int i, long fire) {
+    if (fire < nextFire[i]) {
+      nextFire[i] = fire;
+    }
+  }
+
+  /** The fire watermark of window {@code i}'s next window, or {@code Long.MAX_VALUE}. */
+  long nextFire(int i) {
+    return nextFire[i];
+  }
+
+  /**
+   * The earliest watermark at which this key has work: a window to fire, or (nothing pending) its
+   * entries to drop once past their lateness; {@code Long.MAX_VALUE} if none. Engines register an
+   * event-time timer for it (and again after each {@link #fire}).
+   */
+  public long nextTimer() {
+    long m = Long.MAX_VALUE;
+    for (long f : nextFire) {
+      m = Math.min(m, f);
+    }
+    if (m == Long.MAX_VALUE && !agg.isEmpty()) {
+      m = g.expiry(keepTimes ? times.lastKey() : agg.youngestTime());
+    }
+    return m;
+  }
+
+  /**
+   * Emits every pending window whose fire watermark is {@code <= watermark}, ordered by that, then by
+   * window index; then bulk-evicts what no window needs any more.
+   */
+  public void fire(long watermark, WindowOutput out) {
+    while (true) {
+      int best = -1;
+      for (int i = 0; i < nextFire.length; i++) {
+        if (nextFire[i] != Long.MAX_VALUE && nextFire[i] <= watermark && (best < 0 || nextFire[i] < nextFire[best])) {
+          best = i;
+        }
+      }
+      if (best < 0) {
+        break;
+      }
+      fireWindow(best, out);
+    }
+    if (watermark > firedWatermark) {
+      firedWatermark = watermark;
+    }
+    evict(g.evictBound(watermark));
+  }
+
+  /** Emits window {@code i}'s pending window and schedules its next non-empty one. */
+  void fireWindow(int i, WindowOutput out) {
+    WindowSpec w = g.windows[i];
+    long f = nextFire[i];
+    long st = f - delay - w.size() + 1;
+    out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
+    nextFire[i] = Long.MAX_VALUE;
+    Map.Entry<Long, Bucket> e = times.ceilingEntry(st + w.slide());
+    if (e != null) {
+      long next = Math.max(st + w.slide(), w.firstStart(e.getKey()));
+      schedule(i, sat(next + w.size() - 1, delay));
+    }
+  }
+
+  /** Bulk-evicts the entries with time {@code <= bound} (once per bound); returns how many went. */
+  int evict(long bound) {
+    if (bound <= evicted) {
+      return 0;
+    }
+    evicted = bound;
+    if (agg.isEmpty()) {
+      return 0;
+    }
+    int n = agg.bulkEvict(bound);
+    if (keepTimes) {
+      Map<Long, Bucket> head = times.headMap(bound, true);
+      for (Map.Entry<Long, Bucket> e : head.entrySet()) {
+        rows -= e.getValue().count;
+        if (evictionListener != null) {
+          evictionListener.accept(e.getKey());
+        }
+      }
+      head.clear();
+    }
+    return n;
+  }
+
+  /**
+   * Called with each distinct record time as it is evicted (engines mirror evictions in their state
+   * store); needs record times to be kept ({@code retainRows} or {@code window_end}).
+   */
+  public void setEvictionListener(java.util.function.LongConsumer listener) {
+    this.evictionListener = listener;
+  }
+
+  /** The watermark last passed to {@link #fire} (or restored). */
+  public long firedWatermark() {
+    return firedWatermark;
+  }
+
+  /** Entries (distinct times, or slices) in the aggregator. */
+  public int entries() {
+    return agg.size();
+  }
+
+  /** Records held (retained rows, or records inserted and not evicted when times are kept). */
+  public long records() {
+    return rows;
+  }
+
+  /** Empty and no window pending: the key's state can be dropped. */
+  public boolean isIdle() {
+    if (!agg.isEmpty()) {
+      return false;
+    }
+    for (long f : nextFire) {
+      if (f != Long.MAX_VALUE) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The aggregator (for tests and metrics). */
+  public TimedAggregator aggregator() {
+    return agg;
+  }
+
+  /** Visits the retained rows, oldest first. Needs {@code retainRows}. */
+  public void forEachRow(RowVisitor v) {
+    if (!retainRows) {
+      throw new IllegalStateException("forEachRow needs a KeyWindows made with retainRows = true");
+    }
+    for (Map.Entry<Long, Bucket> e : times.entrySet()) {
+      Bucket b = e.getValue();
+      for (int j = 0; j < b.count; j++) {
+        v.visit(e.getKey(), b.rows[j]);
+      }
+    }
+  }
+
+  /**
+   * Rebuilds an empty key from rows (e.g. a checkpoint) with one bulk insert, as if they had been
+   * inserted and every window with fire watermark {@code <= firedWatermark} had fired; emits nothing.
+   */
+  public void restore(long[] ts, Object[][] batch, int n, long firedWatermark) {
+    if (!agg.isEmpty() || !times.isEmpty()) {
+      throw new IllegalStateException("restore needs an empty key");
+    }
+    this.firedWatermark = firedWatermark;
+    this.evicted = Long.MIN_VALUE;
+    Integer[] order = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    Arrays.sort(order, (a, b) -> Long.compare(ts[a], ts[b]));
+    long[] st = new long[n];
+    Object[] sv = new Object[n];
+    for (int i = 0; i < n; i++) {
+      st[i] = ts[order[i]];
+      sv[i] = batch[order[i]];
+      if (keepTimes) {
+        bucket(st[i]).add(batch[order[i]]);
+      }
+    }
+    bulkInsert(st, sv, n);
+    rows = n;
+    Arrays.fill(nextFire, Long.MAX_VALUE);
+    if (g.perRecord || times.isEmpty()) {
+      return;
+    }
+    for (int i = 0; i < g.windows.length; i++) {
+      WindowSpec w = g.windows[i];
+      long from = firedWatermark == Long.MIN_VALUE ? Long.MIN_VALUE
+          : w.alignUp(sat(sat(firedWatermark, -delay), 2 - w.size()));
+      Long t0 = times.ceilingKey(from);
+      if (t0 != null) {
+        long s = Math.max(from, w.firstStart(t0));
+        nextFire[i] = sat(s + w.size() - 1, delay);
+      }
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Object> asList(Object results) {
+    return (List<Object>) results;
+  }
+
+  private static long sat(long a, long b) {
+    return WindowGroup.satAdd(a, b);
+  }
+}

@@ -1,0 +1,269 @@
+package io.swag.core.plan;
+
+import io.swag.core.AggregateFunction;
+import io.swag.core.Swag;
+import io.swag.core.TimedAggregator;
+import io.swag.core.ooo.Trees;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The key-independent, compiled part of one time-window group of a {@link Plan}: its windows, the
+ * product aggregate that serves them all, lateness and emission, and the rules that do not depend on
+ * a key (which records are late, what state no window needs any more). Immutable and thread-safe;
+ * {@link #newKey} makes the per-key state ({@link KeyWindows}).
+ *
+ * <p>This is the engine-free core that the Flink and Spark operators and the {@link LocalExecutor}
+ * share, so that they all run the semantics of docs/query-spec.md:
+ *
+ * <ul>
+ *   <li>{@code window_end}: a window {@code [start, end)} fires when the watermark reaches
+ *       {@code end - 1}; a record is used while some window containing it has
+ *       {@code end - 1 + lateness > watermark}; a record arriving after its window fired emits an
+ *       updated row.
+ *   <li>{@code final} (an engine option for append-only sinks, e.g. Spark's append mode): a window
+ *       fires once, when the watermark reaches {@code end - 1 + lateness}, with every record that
+ *       was accepted for it; no updated rows.
+ *   <li>{@code per_record}: each record emits, per window, the aggregate over {@code (t - size, t]}.
+ * </ul>
+ *
+ * <p>Watermark convention: a watermark {@code W} says that no more records with time {@code <= W}
+ * are expected (Flink's). Spark's watermark {@code S} says records with time {@code < S} are late,
+ * which is {@code W = S - 1}.
+ */
+public final class WindowGroup {
+  private final QuerySpec spec;
+  private final GroupPlan plan;
+  final WindowSpec[] windows;
+  final ProductFunction fn;
+  final long lateness;
+  final boolean perRecord;
+  final boolean finalOnly;
+  final long maxSize;
+  /** Per window, the results of the product that it outputs, in its output column order. */
+  private final int[][] members;
+  private final String[][] outputs;
+  private final InputCheck check;
+
+  /**
+   * @param columnIndex the row index of each column name ({@code Object[]} rows)
+   * @param finalOnly emit each window once, after its lateness (see the class comment)
+   */
+  public WindowGroup(QuerySpec spec, GroupPlan plan, Map<String, Integer> columnIndex, boolean finalOnly) {
+    if (!plan.kind().equals("time")) {
+      throw new IllegalArgumentException("group of kind '" + plan.kind() + "' is not a time-window group");
+    }
+    this.spec = spec;
+    this.plan = plan;
+    this.windows = new WindowSpec[plan.windows().size()];
+    for (int i = 0; i < windows.length; i++) {
+      windows[i] = spec.windows().get(plan.windows().get(i));
+    }
+    this.fn = productOf(plan, columnIndex);
+    this.lateness = spec.latenessMs();
+    this.perRecord = spec.perRecord();
+    this.finalOnly = finalOnly && !perRecord;
+    long m = 0;
+    for (WindowSpec w : windows) {
+      m = Math.max(m, w.size());
+    }
+    this.maxSize = m;
+    this.members = new int[windows.length][];
+    this.outputs = new String[windows.length][];
+    for (int i = 0; i < windows.length; i++) {
+      List<Integer> mem = plan.members().get(i);
+      members[i] = mem.stream().mapToInt(Integer::intValue).toArray();
+      outputs[i] = windows[i].aggregates().stream().map(AggregateSpec::output).toArray(String[]::new);
+    }
+    if (plan.slicing()) {
+      if (perRecord) {
+        throw new IllegalArgumentException("slicing needs emit window_end (per-record windows are not slice-aligned)");
+      }
+      for (WindowSpec w : windows) {
+        if (w.size() % plan.sliceMs() != 0 || w.slide() % plan.sliceMs() != 0 || w.offset() % plan.sliceMs() != 0) {
+          throw new IllegalArgumentException("slice width " + plan.sliceMs() + " ms does not divide window "
+              + w.name() + " (size, slide, offset)");
+        }
+      }
+    }
+    this.check = new InputCheck(fn);
+    newAggregator(); // fail early on a bad algorithm name
+  }
+
+  /** The time groups of a plan for rows laid out in {@code columnOrder}. */
+  public static List<WindowGroup> timeGroups(Plan plan, List<String> columnOrder, boolean finalOnly) {
+    Map<String, Integer> index = new HashMap<>();
+    for (int i = 0; i < columnOrder.size(); i++) {
+      index.putIfAbsent(columnOrder.get(i), i);
+    }
+    for (String c : LocalExecutor.usedColumns(plan.spec())) {
+      if (!index.containsKey(c)) {
+        throw new IllegalArgumentException("columnOrder " + columnOrder + " lacks column '" + c + "' used by the query");
+      }
+    }
+    List<WindowGroup> r = new ArrayList<>();
+    for (GroupPlan g : plan.groups()) {
+      if (g.kind().equals("time")) {
+        r.add(new WindowGroup(plan.spec(), g, index, finalOnly));
+      }
+    }
+    return r;
+  }
+
+  static ProductFunction productOf(GroupPlan plan, Map<String, Integer> columnIndex) {
+    List<AggregateFunction<?, ?, ?>> fns = new ArrayList<>();
+    int[] cols = new int[plan.product().size()];
+    for (int j = 0; j < cols.length; j++) {
+      Map<String, Object> p = plan.product().get(j);
+      @SuppressWarnings("unchecked")
+      Map<String, Object> opts = (Map<String, Object>) p.get("options");
+      fns.add(new AggregateSpec("_", (String) p.get("function"), (String) p.get("column"), opts).create());
+      Object c = p.get("column");
+      cols[j] = c == null ? -1 : columnIndex.get((String) c);
+    }
+    return new ProductFunction(fns, cols);
+  }
+
+  /** A fresh aggregator of the plan's algorithm (tree, adaptive, in-order; sliced if planned). */
+  TimedAggregator newAggregator() {
+    String a = plan.algorithm();
+    TimedAggregator agg;
+    if (a.equals("adaptive")) {
+      agg = new AdaptiveAggregator("daba_lite", plan.treeAlgorithm(), fn);
+    } else if (Swag.FIFO_ALGORITHMS.contains(a)) {
+      agg = new AdaptiveAggregator(a, plan.treeAlgorithm(), fn);
+    } else {
+      agg = Trees.create(a, fn);
+    }
+    return plan.slicing() ? new SlicedAggregator(agg, plan.sliceMs(), fn) : agg;
+  }
+
+  /** Per-key state; {@code retainRows}: also keep the input rows, for checkpoints (see {@link KeyWindows}). */
+  public KeyWindows newKey(boolean retainRows) {
+    return new KeyWindows(this, retainRows);
+  }
+
+  public QuerySpec spec() {
+    return spec;
+  }
+
+  public GroupPlan plan() {
+    return plan;
+  }
+
+  public int windowCount() {
+    return windows.length;
+  }
+
+  public WindowSpec window(int i) {
+    return windows[i];
+  }
+
+  /** The query's index of the group's window {@code i}. */
+  public int queryWindowIndex(int i) {
+    return plan.windows().get(i);
+  }
+
+  public boolean perRecord() {
+    return perRecord;
+  }
+
+  public boolean finalOnly() {
+    return finalOnly;
+  }
+
+  public long latenessMs() {
+    return lateness;
+  }
+
+  public ProductFunction function() {
+    return fn;
+  }
+
+  /** Delay between a window's last timestamp ({@code end - 1}) and its firing watermark. */
+  long fireDelay() {
+    return finalOnly ? lateness : 0;
+  }
+
+  /**
+   * Whether a record at {@code t} is still used by some window at this watermark
+   * ({@code Long.MIN_VALUE}: none yet, everything is accepted). O(windows).
+   */
+  public boolean accepts(long t, long watermark) {
+    if (watermark == Long.MIN_VALUE) {
+      return true;
+    }
+    if (perRecord) {
+      return satAdd(t, lateness) > watermark;
+    }
+    for (WindowSpec w : windows) {
+      if (satAdd(satAdd(w.lastStart(t), w.size() - 1), lateness) > watermark) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Entries with time {@code <= evictBound(watermark)} are needed by no window at this watermark. */
+  public long evictBound(long watermark) {
+    if (watermark == Long.MIN_VALUE) {
+      return Long.MIN_VALUE;
+    }
+    if (watermark == Long.MAX_VALUE) {
+      return Long.MAX_VALUE;
+    }
+    if (perRecord) {
+      return satAdd(satAdd(watermark, -lateness), -maxSize + 1);
+    }
+    long b = Long.MAX_VALUE;
+    for (WindowSpec w : windows) {
+      b = Math.min(b, w.alignUp(satAdd(satAdd(watermark, -lateness), 2 - w.size())) - 1);
+    }
+    return b;
+  }
+
+  /**
+   * The smallest watermark at which an entry at {@code t} is evictable: every window containing it is
+   * past its lateness ({@code per_record}: {@code t + lateness + maxSize - 1}).
+   */
+  public long expiry(long t) {
+    if (perRecord) {
+      return satAdd(satAdd(t, lateness), maxSize - 1);
+    }
+    long e = Long.MIN_VALUE;
+    for (WindowSpec w : windows) {
+      e = Math.max(e, satAdd(satAdd(w.lastStart(t), w.size() - 1), lateness));
+    }
+    return e;
+  }
+
+  /** Checks a row's aggregate inputs without changing state; throws naming the function and value. */
+  public void check(Object[] row, long t) {
+    check.check(row, t);
+  }
+
+  /** The output column names of window {@code i}'s aggregates. */
+  public String[] outputColumns(int i) {
+    return outputs[i].clone();
+  }
+
+  /** Window {@code i}'s aggregate values, in its output column order, from the product's results. */
+  public Object[] outputValues(int i, List<Object> results) {
+    int[] m = members[i];
+    Object[] r = new Object[m.length];
+    for (int j = 0; j < m.length; j++) {
+      r[j] = results.get(m[j]);
+    }
+    return r;
+  }
+
+  static long satAdd(long a, long b) {
+    long r = a + b;
+    if (((a ^ r) & (b ^ r)) < 0) {
+      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return r;
+  }
+}
