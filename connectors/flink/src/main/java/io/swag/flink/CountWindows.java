@@ -7,23 +7,22 @@ import io.swag.core.plan.AggregateSpec;
 import io.swag.core.plan.GroupPlan;
 import io.swag.core.plan.ProductFunction;
 import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.RowCodec;
 import io.swag.core.plan.WindowSpec;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.types.Row;
 
 /**
  * A count window of one key (docs/query-spec.md, "Count windows"): the last {@code size} records
  * in arrival order in a FIFO aggregator of the plan's in-order algorithm (O(1) per record with
  * DABA Lite), a row every {@code slide} records ({@code per_record}: every record) with
  * {@code window_start} = records before the window, {@code window_end} = the key's record count.
- * The raw input rows of the window are kept too, for checkpoints (a restore re-inserts them).
+ * The window's rows are kept too, for checkpoints (a restore re-inserts them).
  */
 final class CountWindows {
   /** The key-independent part: the product function of the group and the window. */
@@ -47,7 +46,7 @@ final class CountWindows {
       this.perRecord = spec.perRecord();
       List<AggregateFunction<?, ?, ?>> fns = new ArrayList<>();
       int[] cols = new int[plan.product().size()];
-      List<String> fields = List.of(layout.fields);
+      List<String> fields = layout.used;
       for (int j = 0; j < cols.length; j++) {
         Map<String, Object> p = plan.product().get(j);
         @SuppressWarnings("unchecked")
@@ -66,7 +65,7 @@ final class CountWindows {
 
   private final Group g;
   private final FifoBase fifo;
-  private final ArrayDeque<Row> rows = new ArrayDeque<>();
+  private final ArrayDeque<Object[]> rows = new ArrayDeque<>();
   private final ArrayDeque<Long> times = new ArrayDeque<>();
   private long count;
 
@@ -80,8 +79,8 @@ final class CountWindows {
     g.fn.lift(row, t);
   }
 
-  void insert(long t, Object[] row, Row in, SwagWindowOperator op, Object[] keyValues) {
-    add(t, row, in);
+  void insert(long t, Object[] row, SwagWindowOperator op, Object[] keyValues) {
+    add(t, row);
     if (g.perRecord || count % g.w.slide() == 0) {
       @SuppressWarnings("unchecked")
       List<Object> res = (List<Object>) fifo.query();
@@ -93,9 +92,9 @@ final class CountWindows {
     }
   }
 
-  private void add(long t, Object[] row, Row in) {
+  private void add(long t, Object[] row) {
     fifo.insertArg((Object) row, t);
-    rows.addLast(in);
+    rows.addLast(row);
     times.addLast(t);
     count++;
     if (fifo.size() > g.w.size()) {
@@ -109,23 +108,27 @@ final class CountWindows {
     return fifo.size();
   }
 
-  void write(DataOutputView out, TypeSerializer<Row> ser) throws IOException {
+  /** Checkpoint: the record count, then the window's rows (time, RowCodec bytes), oldest first. */
+  void write(DataOutputView out) throws IOException {
     out.writeLong(count);
     out.writeInt(rows.size());
     var ti = times.iterator();
-    for (Row r : rows) {
+    for (Object[] r : rows) {
       out.writeLong(ti.next());
-      ser.serialize(r, out);
+      byte[] b = RowCodec.encode(r);
+      out.writeInt(b.length);
+      out.write(b);
     }
   }
 
-  void read(DataInputView in, TypeSerializer<Row> ser, String[] fields, Layout layout) throws IOException {
+  void read(DataInputView in) throws IOException {
     long c = in.readLong();
     int n = in.readInt();
     for (int i = 0; i < n; i++) {
       long t = in.readLong();
-      Row r = ser.deserialize(in);
-      add(t, layout.values(r), r);
+      byte[] b = new byte[in.readInt()];
+      in.readFully(b);
+      add(t, RowCodec.decode(b).get(0));
     }
     count = c;
   }

@@ -1,30 +1,31 @@
 package io.swag.flink;
 
 import io.swag.core.plan.KeyWindows;
-import io.swag.core.plan.PartialCodec;
-import io.swag.core.plan.WindowGroup;
+import io.swag.core.plan.RowCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * The checkpoint format of one key's {@link KeyWindows}: the fired watermark, the number of
- * entries, then per entry (oldest first) its time and its partial encoded by the group's
- * {@link PartialCodec}. Reading rebuilds the aggregator with one bulk load. Shared by the DataStream
- * operator and the SQL process table function.
+ * The checkpoint format of one key's {@link KeyWindows} (made with {@code retainRows}): the fired
+ * watermark, the number of retained rows, then per row (oldest first) its time and its
+ * {@link RowCodec} bytes. Reading rebuilds the aggregator with one bulk insert
+ * ({@link KeyWindows#restore}). Shared by the DataStream operator and the SQL process table
+ * function. Rows hold only the columns the query uses, normalized to RowCodec's types
+ * ({@link Layout#values}).
  */
 public final class KeyWindowsIO {
   private KeyWindowsIO() {}
 
-  public static void write(KeyWindows k, WindowGroup g, DataOutputView out) throws IOException {
-    PartialCodec codec = g.codec();
+  public static void write(KeyWindows k, DataOutputView out) throws IOException {
     out.writeLong(k.firedWatermark());
-    out.writeInt(k.entries());
+    out.writeLong(k.records());
     try {
-      k.snapshot((time, partial) -> {
+      k.forEachRow((time, row) -> {
         try {
-          byte[] b = codec.encode(partial);
+          byte[] b = RowCodec.encode(row);
           out.writeLong(time);
           out.writeInt(b.length);
           out.write(b);
@@ -37,18 +38,21 @@ public final class KeyWindowsIO {
     }
   }
 
-  public static void read(KeyWindows k, WindowGroup g, DataInputView in) throws IOException {
-    PartialCodec codec = g.codec();
+  public static void read(KeyWindows k, DataInputView in) throws IOException {
     long fired = in.readLong();
-    int n = in.readInt();
-    long[] times = new long[n];
-    Object[] partials = new Object[n];
+    long n = in.readLong();
+    if (n > Integer.MAX_VALUE) {
+      throw new IOException("swag: a key with " + n + " rows in a checkpoint");
+    }
+    long[] times = new long[(int) n];
+    Object[][] rows = new Object[(int) n][];
     for (int i = 0; i < n; i++) {
       times[i] = in.readLong();
       byte[] b = new byte[in.readInt()];
       in.readFully(b);
-      partials[i] = codec.decode(b);
+      List<Object[]> r = RowCodec.decode(b);
+      rows[i] = r.get(0);
     }
-    k.restore(times, partials, n, fired);
+    k.restore(times, rows, (int) n, fired);
   }
 }

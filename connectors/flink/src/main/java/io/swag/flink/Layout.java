@@ -21,12 +21,20 @@ import org.apache.flink.types.Row;
  * columns, {@code window}, {@code window_start}, {@code window_end}, then every aggregate of the
  * query in spec order; a row fills the columns of its own window and leaves the others null).
  */
-final class Layout implements Serializable {
+public final class Layout implements Serializable {
   private static final long serialVersionUID = 1L;
   final QuerySpec spec;
+  /** The input's columns. */
   final String[] fields;
+  /** The columns the query uses (key, time, aggregate inputs): the layout of the rows the core sees. */
+  final List<String> used;
+  /** For each used column, its index in the input. */
+  final int[] usedIdx;
+  /** Index of the key and time columns in the input. */
   final int[] keyIdx;
   final int timeIdx;
+  /** Index of the time column in the used-column rows. */
+  final int timeSlot;
   final int arity;
   /** [time group][window in group] -> output positions of the window's aggregates. */
   final int[][][] timePos;
@@ -46,6 +54,7 @@ final class Layout implements Serializable {
       keyIdx[i] = index(spec.key().get(i), "key");
     }
     timeIdx = spec.time() == null ? -1 : index(spec.time(), "time");
+    used = io.swag.core.plan.LocalExecutor.usedColumns(spec);
     for (WindowSpec w : spec.windows()) {
       if (w.isTime() && timeIdx < 0) {
         throw new IllegalArgumentException("time: the query has time window '" + w.name()
@@ -57,6 +66,11 @@ final class Layout implements Serializable {
         }
       }
     }
+    usedIdx = new int[used.size()];
+    for (int i = 0; i < usedIdx.length; i++) {
+      usedIdx[i] = byName.get(used.get(i));
+    }
+    timeSlot = spec.time() == null ? -1 : used.indexOf(spec.time());
     List<String> out = outputNames(spec);
     arity = out.size();
     List<int[][]> tp = new ArrayList<>();
@@ -111,20 +125,37 @@ final class Layout implements Serializable {
     return n;
   }
 
-  /** The input row's values in column order (a new array: the aggregator may keep it). */
+  /**
+   * The values of the used columns of an input row (a new array: the core keeps it), normalized to
+   * the types the core and the checkpoint codec take: times (Instant, LocalDateTime, Date) as epoch
+   * ms, integers as Long, BigDecimal and Float as Double. The time column is left as given (checked
+   * and parsed by {@link #checkKeyAndTime} and {@link #time}).
+   */
   Object[] values(Row in) {
-    Object[] row = new Object[fields.length];
-    if (in.getFieldNames(false) != null) {
-      for (int i = 0; i < row.length; i++) {
-        row[i] = in.getField(fields[i]);
-      }
-    } else {
-      int n = Math.min(row.length, in.getArity());
-      for (int i = 0; i < n; i++) {
-        row[i] = in.getField(i);
-      }
+    Object[] row = new Object[usedIdx.length];
+    boolean named = in.getFieldNames(false) != null;
+    for (int i = 0; i < row.length; i++) {
+      Object v = named ? in.getField(fields[usedIdx[i]]) : in.getField(usedIdx[i]);
+      row[i] = i == timeSlot ? v : normalize(v);
     }
     return row;
+  }
+
+  public static Object normalize(Object v) {
+    if (v == null || v instanceof Double || v instanceof Long || v instanceof String || v instanceof Boolean) {
+      return v;
+    }
+    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      return ((Number) v).longValue();
+    }
+    if (v instanceof Float || v instanceof java.math.BigDecimal) {
+      return ((Number) v).doubleValue();
+    }
+    long t = parseTime(v);
+    if (t != Long.MIN_VALUE) {
+      return t;
+    }
+    return v;
   }
 
   Object[] keyValues(Object key) {
@@ -138,12 +169,12 @@ final class Layout implements Serializable {
   /** Why the row's key or time is unusable, or null if both are fine. */
   String checkKeyAndTime(Object[] row) {
     for (int i = 0; i < keyIdx.length; i++) {
-      if (row[keyIdx[i]] == null) {
+      if (row[i] == null) {
         return "key column '" + spec.key().get(i) + "' is null";
       }
     }
-    if (timeIdx >= 0) {
-      Object v = row[timeIdx];
+    if (timeSlot >= 0) {
+      Object v = row[timeSlot];
       if (v == null) {
         return "time column '" + spec.time() + "' is null";
       }
@@ -155,8 +186,14 @@ final class Layout implements Serializable {
     return null;
   }
 
+  /** The row's time (epoch ms); replaces the time value in the row by it (so rows hold no Instant). */
   long time(Object[] row) {
-    return timeIdx < 0 ? 0 : parseTime(row[timeIdx]);
+    if (timeSlot < 0) {
+      return 0;
+    }
+    long t = parseTime(row[timeSlot]);
+    row[timeSlot] = t;
+    return t;
   }
 
   static long parseTime(Object v) {

@@ -5,7 +5,6 @@ import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.QuerySpec;
 import io.swag.core.plan.WindowGroup;
-import io.swag.core.plan.WindowOutput;
 import io.swag.core.plan.WindowSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -81,7 +80,6 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient Counter recordsIn;
   private transient Counter lateRecords;
   private transient Counter rejectedRecords;
-  private transient long cleanupQuantum;
   private transient boolean sawTimestamp;
 
   /** Per-key state: the groups' windows, the next timer registered. */
@@ -89,18 +87,17 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     final Object key;
     final Object[] keyValues;
     final KeyWindows[] time;
-    final WindowOutput[] outs;
+    final KeyWindows.WindowOutput[] outs;
     final CountWindows[] count;
     long timer = Long.MAX_VALUE;
-    long maxTime = Long.MIN_VALUE;
 
     KeyState(Object key) {
       this.key = key;
       this.keyValues = layout.keyValues(key);
       this.time = new KeyWindows[groups.size()];
-      this.outs = new WindowOutput[groups.size()];
+      this.outs = new KeyWindows.WindowOutput[groups.size()];
       for (int g = 0; g < time.length; g++) {
-        time[g] = groups.get(g).newKey();
+        time[g] = groups.get(g).newKey(true);
         final int gi = g;
         outs[g] = (w, start, end, results) -> emit(keyValues, gi, w, start, end, results);
       }
@@ -138,20 +135,14 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     Plan plan = Plan.fromJson(planJson);
     layout = new Layout(plan, List.of(fieldNames));
-    groups = WindowGroup.timeGroups(plan, List.of(fieldNames));
+    groups = WindowGroup.timeGroups(plan, layout.used, false);
     countGroups = new ArrayList<>();
     QuerySpec spec = plan.spec();
-    long maxSize = 1;
     for (GroupPlan g : plan.groups()) {
       if (g.kind().equals(WindowSpec.COUNT)) {
         countGroups.add(new CountWindows.Group(spec, g, layout, countGroups.size()));
-      } else {
-        for (int w : g.windows()) {
-          maxSize = Math.max(maxSize, spec.windows().get(w).size());
-        }
       }
     }
-    cleanupQuantum = maxSize;
     states = new HashMap<>();
     dirty = new HashSet<>();
     accepted = new boolean[groups.size()];
@@ -272,8 +263,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
         c.check(row, t);
       }
       if (first >= 0) {
-        catchUp(s, first, wm);
-        s.time[first].insert(t, row, s.outs[first]); // checks its values before changing anything
+        s.time[first].insert(t, row, wm, s.outs[first]); // checks its values before changing anything
       }
     } catch (IllegalArgumentException e) {
       reject(element, e.getMessage());
@@ -284,30 +274,14 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     for (int g = first + 1; g < accepted.length; g++) {
       if (accepted[g]) {
-        catchUp(s, g, wm);
-        s.time[g].insert(t, row, s.outs[g]);
+        s.time[g].insert(t, row, wm, s.outs[g]);
       }
     }
     for (int c = 0; c < s.count.length; c++) {
-      s.count[c].insert(t, row, in, this, s.keyValues);
-    }
-    if (first >= 0 && t > s.maxTime) {
-      s.maxTime = t;
+      s.count[c].insert(t, row, this, s.keyValues);
     }
     dirty.add(key);
     schedule(s);
-  }
-
-  /**
-   * Tells a key that went quiet the current watermark before it takes a record, so the record
-   * updates a window that ended meanwhile (within lateness) at once, as Flink's window operator
-   * does, instead of at the next watermark. Nothing is pending there (its timers fired), so this
-   * only moves the key's fired watermark and evicts.
-   */
-  private void catchUp(KeyState s, int g, long wm) {
-    if (wm != Long.MIN_VALUE && wm > s.time[g].firedWatermark()) {
-      s.time[g].fire(wm, s.outs[g]);
-    }
   }
 
   private void reject(StreamRecord<Row> element, String reason) {
@@ -315,23 +289,11 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     output.collect(rejectedTag, new StreamRecord<>(Row.of(reason, element.getValue()), element.getTimestamp()));
   }
 
-  /** Registers the key's next timer: the earliest window to fire, else a cleanup time. */
+  /** Registers the key's next timer: its earliest window to fire, or the time its entries expire. */
   private void schedule(KeyState s) {
     long next = Long.MAX_VALUE;
     for (KeyWindows k : s.time) {
-      next = Math.min(next, k.nextFire());
-    }
-    if (next == Long.MAX_VALUE && s.time.length > 0 && s.maxTime != Long.MIN_VALUE) {
-      boolean empty = true;
-      for (KeyWindows k : s.time) {
-        empty &= k.entries() == 0;
-      }
-      if (!empty) {
-        // every entry left is only in windows that fired: all go once the watermark passes
-        // maxTime + size + lateness; rounded up so a key registers few distinct cleanup timers
-        long c = satAdd(satAdd(s.maxTime, cleanupQuantum), groups.get(0).latenessMs());
-        next = c == Long.MAX_VALUE ? c : satAdd(c - Math.floorMod(c, cleanupQuantum), cleanupQuantum);
-      }
+      next = Math.min(next, k.nextTimer());
     }
     if (next != Long.MAX_VALUE && next < s.timer) {
       timers.registerEventTimeTimer(VoidNamespace.INSTANCE, next);
@@ -402,34 +364,32 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   }
 
   private void write(KeyState s, DataOutputSerializer out) throws Exception {
-    out.writeLong(s.maxTime);
     out.writeInt(s.time.length);
     for (int g = 0; g < s.time.length; g++) {
-      KeyWindowsIO.write(s.time[g], groups.get(g), out);
+      KeyWindowsIO.write(s.time[g], out);
     }
     out.writeInt(s.count.length);
     for (CountWindows c : s.count) {
-      c.write(out, inputSerializer);
+      c.write(out);
     }
   }
 
   private void read(KeyState s, byte[] bytes) throws Exception {
     DataInputDeserializer in = new DataInputDeserializer(bytes);
-    s.maxTime = in.readLong();
     int ng = in.readInt();
     if (ng != s.time.length) {
       throw new IllegalStateException("swag: restored state has " + ng + " time groups, the plan " + s.time.length
           + "; restore with the query the checkpoint was taken with");
     }
     for (int g = 0; g < ng; g++) {
-      KeyWindowsIO.read(s.time[g], groups.get(g), in);
+      KeyWindowsIO.read(s.time[g], in);
     }
     int nc = in.readInt();
     if (nc != s.count.length) {
       throw new IllegalStateException("swag: restored state has " + nc + " count groups, the plan " + s.count.length);
     }
     for (int c = 0; c < nc; c++) {
-      s.count[c].read(in, inputSerializer, fieldNames, layout);
+      s.count[c].read(in);
     }
   }
 

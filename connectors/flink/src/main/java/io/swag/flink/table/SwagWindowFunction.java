@@ -5,7 +5,6 @@ import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
 import io.swag.core.plan.QuerySpec;
 import io.swag.core.plan.WindowGroup;
-import io.swag.core.plan.WindowOutput;
 import io.swag.core.plan.WindowSpec;
 import io.swag.flink.KeyWindowsIO;
 import java.io.IOException;
@@ -65,17 +64,23 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
   static final class Compiled {
     final String query;
     final List<String> columns;
+    final String timeColumn;
+    /** The used columns (time, aggregate inputs) and their index in the table's columns. */
+    final List<String> used;
+    final int[] usedIdx;
     final List<WindowGroup> groups;
     final String[][] names;
     final String[][][] outputs;
     final long maxSize;
     final long lateness;
 
-    Compiled(String query, List<String> columns) {
+    Compiled(String query, List<String> columns, String timeColumn) {
       this.query = query;
       this.columns = columns;
+      this.timeColumn = timeColumn;
       Map<String, Object> m = new HashMap<>(QuerySpec.fromJson(query).toMap());
       m.put("key", List.of()); // the PARTITION BY is the key
+      m.put("time", timeColumn); // on_time is the time
       QuerySpec spec = QuerySpec.fromMap(m);
       long ms = 1;
       for (WindowSpec w : spec.windows()) {
@@ -94,7 +99,9 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       this.maxSize = ms;
       this.lateness = spec.latenessMs();
       Plan plan = Planner.plan(spec);
-      this.groups = WindowGroup.timeGroups(plan, columns);
+      this.used = io.swag.core.plan.LocalExecutor.usedColumns(spec);
+      this.usedIdx = used.stream().mapToInt(columns::indexOf).toArray();
+      this.groups = WindowGroup.timeGroups(plan, used, false);
       this.names = new String[groups.size()][];
       this.outputs = new String[groups.size()][][];
       for (int g = 0; g < groups.size(); g++) {
@@ -116,8 +123,9 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
 
   private static final Map<String, Compiled> COMPILED = new ConcurrentHashMap<>();
 
-  static Compiled compiled(String query, List<String> columns) {
-    return COMPILED.computeIfAbsent(columns + "\u0000" + query, k -> new Compiled(query, columns));
+  static Compiled compiled(String query, List<String> columns, String timeColumn) {
+    return COMPILED.computeIfAbsent(columns + "\u0000" + timeColumn + "\u0000" + query,
+        k -> new Compiled(query, columns, timeColumn));
   }
 
   /** One partition's windows. */
@@ -125,13 +133,12 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     final Compiled c;
     final KeyWindows[] time;
     long timer = Long.MAX_VALUE;
-    long maxTime = Long.MIN_VALUE;
 
     Box(Compiled c) {
       this.c = c;
       this.time = new KeyWindows[c.groups.size()];
       for (int g = 0; g < time.length; g++) {
-        time[g] = c.groups.get(g).newKey();
+        time[g] = c.groups.get(g).newKey(true);
       }
     }
   }
@@ -147,9 +154,9 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       throw new IllegalArgumentException("swag_window: argument 'query' (the JSON query spec) is null");
     }
     if (compiled == null || !query.equals(lastQuery)) {
-      DataType t = ctx.tableSemanticsFor("input").dataType();
-      lastColumns = LogicalTypeChecks.getFieldNames(t.getLogicalType());
-      compiled = compiled(query, lastColumns);
+      var sem = ctx.tableSemanticsFor("input");
+      lastColumns = LogicalTypeChecks.getFieldNames(sem.dataType().getLogicalType());
+      compiled = compiled(query, lastColumns, lastColumns.get(sem.timeColumn()));
       lastQuery = query;
     }
     Compiled c = compiled;
@@ -157,11 +164,13 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     long t = tc.time();
     Long w = tc.currentWatermark();
     long wm = w == null ? Long.MIN_VALUE : w;
-    Object[] row = new Object[c.columns.size()];
+    Object[] row = new Object[c.used.size()];
     boolean named = input.getFieldNames(false) != null;
     for (int i = 0; i < row.length; i++) {
-      row[i] = named ? input.getField(c.columns.get(i)) : input.getField(i);
+      int j = c.usedIdx[i];
+      row[i] = io.swag.flink.Layout.normalize(named ? input.getField(c.columns.get(j)) : input.getField(j));
     }
+    row[0] = t; // the time column is the first used column (no key columns)
     if (state.box == null) {
       state.box = new Box(c);
     }
@@ -185,13 +194,9 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     }
     for (int g = first; g < acc.length; g++) {
       if (acc[g]) {
-        if (wm != Long.MIN_VALUE && wm > b.time[g].firedWatermark()) {
-          b.time[g].fire(wm, out(c, g)); // a quiet partition learns the watermark: updates are immediate
-        }
-        b.time[g].insert(t, row, out(c, g));
+        b.time[g].insert(t, row, wm, out(c, g));
       }
     }
-    b.maxTime = Math.max(b.maxTime, t);
     schedule(b, tc);
   }
 
@@ -221,7 +226,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     schedule(b, tc);
   }
 
-  private WindowOutput out(Compiled c, int g) {
+  private KeyWindows.WindowOutput out(Compiled c, int g) {
     WindowGroup wg = c.groups.get(g);
     return (window, start, end, results) -> {
       Object[] vals = wg.outputValues(window, results);
@@ -241,15 +246,8 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
 
   private static void schedule(Box b, TimeContext<Long> tc) {
     long next = Long.MAX_VALUE;
-    boolean empty = true;
     for (KeyWindows k : b.time) {
-      next = Math.min(next, k.nextFire());
-      empty &= k.entries() == 0;
-    }
-    if (next == Long.MAX_VALUE && !empty && b.maxTime != Long.MIN_VALUE) {
-      long q = b.c.maxSize;
-      long x = b.maxTime + q + b.c.lateness;
-      next = x - Math.floorMod(x, q) + q;
+      next = Math.min(next, k.nextTimer());
     }
     if (next != Long.MAX_VALUE && next < b.timer) {
       tc.registerOnTime(next);
@@ -308,9 +306,9 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       for (String s : b.c.columns) {
         out.writeUTF(s);
       }
-      out.writeLong(b.maxTime);
+      out.writeUTF(b.c.timeColumn);
       for (int g = 0; g < b.time.length; g++) {
-        KeyWindowsIO.write(b.time[g], b.c.groups.get(g), out);
+        KeyWindowsIO.write(b.time[g], out);
       }
     }
 
@@ -322,10 +320,9 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       for (int i = 0; i < n; i++) {
         cols.add(in.readUTF());
       }
-      Box b = new Box(compiled(q, List.copyOf(cols)));
-      b.maxTime = in.readLong();
+      Box b = new Box(compiled(q, List.copyOf(cols), in.readUTF()));
       for (int g = 0; g < b.time.length; g++) {
-        KeyWindowsIO.read(b.time[g], b.c.groups.get(g), in);
+        KeyWindowsIO.read(b.time[g], in);
       }
       return b;
     }
