@@ -76,11 +76,15 @@ def _add_jar(env: Any) -> None:
 
 
 def _add_jar_table(t_env: Any) -> None:
+    """Adds the jar to a TableEnvironment's ``pipeline.jars`` once (and to the gateway's class loader)."""
+    from pyflink.common import Configuration
+
     url = _jar_url()
     conf = t_env.get_config()
-    current = conf.get("pipeline.jars", "") or ""
-    if url not in current.split(";"):
-        conf.set("pipeline.jars", ";".join([j for j in current.split(";") if j] + [url]))
+    jars = [str(j) for j in Configuration.parse_list_value(conf.get("pipeline.jars", None) or "")]
+    if url not in jars:
+        conf.set("pipeline.jars", ";".join(jars + [url]))
+    _ensure_loaded(t_env)
 
 
 def _jvm() -> Any:

@@ -37,8 +37,22 @@ public final class SwagTables {
       types[i] = typeOf(names[i], cols.get(i).getDataType().getLogicalType());
     }
     RowTypeInfo rt = new RowTypeInfo(types, names);
+    io.swag.core.plan.Plan plan = SwagWindows.planOf(queryOrPlanJson);
+    String time = plan.spec().time();
+    if (time != null) {
+      if (!List.of(names).contains(time)) {
+        throw new IllegalArgumentException("time: column '" + time + "' is not a column of the table; its columns are "
+            + List.of(names));
+      }
+      boolean watermarked = schema.getWatermarkSpecs().stream().anyMatch(w -> w.getRowtimeAttribute().equals(time));
+      if (!watermarked) {
+        throw new IllegalArgumentException("time: the table declares no watermark on column '" + time
+            + "' (its watermarks: " + schema.getWatermarkSpecs() + "); declare one (WATERMARK FOR " + time
+            + " AS ...) so that the windows fire");
+      }
+    }
     DataStream<Row> rows = tEnv.toDataStream(table).map(new Positional(names)).returns(rt).name("swag-input");
-    DataStream<Row> out = PlainColumns.apply(SwagWindows.aggregate(rows, queryOrPlanJson, options));
+    DataStream<Row> out = PlainColumns.apply(SwagWindows.aggregate(rows, plan, options, false));
     return tEnv.fromDataStream(out, Schema.newBuilder()
         .columnByMetadata("rowtime", "TIMESTAMP_LTZ(3)")
         .watermark("rowtime", "SOURCE_WATERMARK()")

@@ -89,6 +89,17 @@ public final class SwagWindows {
    * {@code plan}. Checks at job-building time that the query's columns exist with usable types.
    */
   public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, Plan plan, SwagFlinkOptions options) {
+    return aggregate(input, plan, options, true);
+  }
+
+  static Plan planOf(String queryOrPlanJson) {
+    String j = queryOrPlanJson.trim();
+    return j.contains("\"groups\"") && j.contains("\"spec\"") ? Plan.fromJson(j) : Planner.plan(QuerySpec.fromJson(j));
+  }
+
+  /** {@code checkWatermarks}: reject a stream whose sources certainly emit no watermarks. */
+  static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, Plan plan, SwagFlinkOptions options,
+      boolean checkWatermarks) {
     if (!(input.getType() instanceof RowTypeInfo rt)) {
       throw new IllegalArgumentException("input: expected a DataStream<Row> with named fields (RowTypeInfo), got "
           + input.getType() + "; e.g. env.fromData(rows, Types.ROW_NAMED(names, types))");
@@ -104,7 +115,7 @@ public final class SwagWindows {
             + "; expected epoch ms (BIGINT/INT), Instant, LocalDateTime or Timestamp");
       }
     }
-    if (layout.timeIdx >= 0 && hasTimeWindows(spec) && !mayHaveWatermarks(input.getTransformation(), new java.util.HashSet<>())) {
+    if (checkWatermarks && layout.timeIdx >= 0 && hasTimeWindows(spec) && !mayHaveWatermarks(input.getTransformation(), new java.util.HashSet<>())) {
       throw new IllegalArgumentException("input: the stream has no watermarks (its sources use WatermarkStrategy"
           + ".noWatermarks() and no assignTimestampsAndWatermarks follows), so the time windows over '" + spec.time()
           + "' would never fire; assign a WatermarkStrategy with a timestamp assigner to the input");
@@ -153,6 +164,9 @@ public final class SwagWindows {
       } catch (RuntimeException e) {
         return true;
       }
+    }
+    if (t instanceof org.apache.flink.streaming.api.transformations.LegacySourceTransformation) {
+      return false; // a SourceFunction (e.g. PyFlink's from_collection): no watermark strategy
     }
     List<org.apache.flink.api.dag.Transformation<?>> inputs = t.getInputs();
     if (inputs.isEmpty()) {
