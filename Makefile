@@ -35,6 +35,7 @@ test: venv
 	mvn -B -ntp verify
 	@$(MAKE) --no-print-directory jar-into-package
 	$(PY) -m pytest -q -m "not slow" tests
+	@$(MAKE) --no-print-directory test-flink-python
 
 test-java:
 	mvn -B -ntp verify
@@ -59,3 +60,46 @@ bench: build
 clean:
 	mvn -B -q clean
 	rm -rf python/swag/jars $(VENV) .pytest_cache
+
+# ==== Flink connector (issue 5; owner: Flink) ===============================================
+# swag-flink-*-all.jar (swag-flink + swag-core, DataSketches relocated, no Flink) is copied to
+# python/swag/jars/swag-flink.jar for PyFlink. PyFlink 2.3 gets its own venv, .venv-flink
+# (apache-beam pins pyarrow < 17, which conflicts with PySpark in .venv).
+VENV_FLINK   := .venv-flink
+PY_FLINK     := $(VENV_FLINK)/bin/python
+FLINK_JAR    := connectors/flink/target/swag-flink-*-all.jar
+FLINK_PKGJAR := python/swag/jars/swag-flink.jar
+
+.PHONY: venv-flink flink-jar-into-package test-flink-python bench-flink bench-flink-quick
+
+venv-flink: $(VENV_FLINK)/.installed
+
+$(VENV_FLINK)/.installed: pyproject.toml
+	@test -x $(PY_FLINK) || $(PYTHON) -m venv $(VENV_FLINK)
+	@$(PY_FLINK) -m pip install -q --upgrade pip
+	@$(PY_FLINK) -m pip install -q 'apache-flink==2.3.0'
+	@$(PY_FLINK) -m pip install -q -e '.[test]'
+	@touch $@
+
+# every copy of the core jar into the package also copies the Flink jar (when it was built)
+jar-into-package: flink-jar-into-package
+
+flink-jar-into-package:
+	@mkdir -p python/swag/jars
+	@if ls $(FLINK_JAR) >/dev/null 2>&1; then cp $(FLINK_JAR) $(FLINK_PKGJAR); fi
+
+# PyFlink tests (tests/flink) in .venv-flink; needs the jars (make build, or make test's mvn verify)
+test-flink-python: venv-flink
+	@$(MAKE) --no-print-directory jar-into-package
+	$(PY_FLINK) -m pytest -q -m "not slow" tests/flink
+
+# Flink throughput benchmarks (docs/benchmarks-flink.md): swag vs built-in sliding windows and SQL HOP
+bench-flink:
+	mvn -B -q -ntp -pl connectors/flink -am -DskipTests install
+	cd connectors/flink && mvn -B -q -ntp dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp
+	cd connectors/flink && java -Xmx4g -cp target/test-classes:target/classes:$$(cat target/bench.cp) io.swag.flink.bench.FlinkBench full target/bench-flink.csv
+
+bench-flink-quick:
+	mvn -B -q -ntp -pl connectors/flink -am -DskipTests install
+	cd connectors/flink && mvn -B -q -ntp dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp
+	cd connectors/flink && java -Xmx4g -cp target/test-classes:target/classes:$$(cat target/bench.cp) io.swag.flink.bench.FlinkBench quick target/bench-flink.csv

@@ -1,0 +1,246 @@
+package io.swag.flink;
+
+import io.swag.core.plan.AggregateSpec;
+import io.swag.core.plan.GroupPlan;
+import io.swag.core.plan.Plan;
+import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.WindowSpec;
+import java.io.Serializable;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.types.Row;
+
+/**
+ * Column layout of the operator: where the key, time and aggregate input columns are in the input
+ * rows, and where each window's aggregates go in the output rows ({@link #outputNames}: key
+ * columns, {@code window}, {@code window_start}, {@code window_end}, then every aggregate of the
+ * query in spec order; a row fills the columns of its own window and leaves the others null).
+ */
+public final class Layout implements Serializable {
+  private static final long serialVersionUID = 1L;
+  final QuerySpec spec;
+  /** The input's columns. */
+  final String[] fields;
+  /** The columns the query uses (key, time, aggregate inputs): the layout of the rows the core sees. */
+  final List<String> used;
+  /** For each used column, its index in the input. */
+  final int[] usedIdx;
+  /** Index of the key and time columns in the input. */
+  final int[] keyIdx;
+  final int timeIdx;
+  /** Index of the time column in the used-column rows. */
+  final int timeSlot;
+  final int arity;
+  /** [time group][window in group] -> output positions of the window's aggregates. */
+  final int[][][] timePos;
+  final String[][] timeNames;
+  final int[][] countPos;
+  final String[] countNames;
+  private final Map<String, Integer> byName = new HashMap<>();
+
+  Layout(Plan plan, List<String> columns) {
+    this.spec = plan.spec();
+    this.fields = columns.toArray(new String[0]);
+    for (int i = 0; i < fields.length; i++) {
+      byName.putIfAbsent(fields[i], i);
+    }
+    keyIdx = new int[spec.key().size()];
+    for (int i = 0; i < keyIdx.length; i++) {
+      keyIdx[i] = index(spec.key().get(i), "key");
+    }
+    timeIdx = spec.time() == null ? -1 : index(spec.time(), "time");
+    used = io.swag.core.plan.LocalExecutor.usedColumns(spec);
+    for (WindowSpec w : spec.windows()) {
+      if (w.isTime() && timeIdx < 0) {
+        throw new IllegalArgumentException("time: the query has time window '" + w.name()
+            + "' but no time column; the Flink operator runs event time: set 'time' to a column with a watermark");
+      }
+      for (AggregateSpec a : w.aggregates()) {
+        if (a.column() != null) {
+          index(a.column(), "windows '" + w.name() + "' aggregate '" + a.output() + "' column");
+        }
+      }
+    }
+    usedIdx = new int[used.size()];
+    for (int i = 0; i < usedIdx.length; i++) {
+      usedIdx[i] = byName.get(used.get(i));
+    }
+    timeSlot = spec.time() == null ? -1 : used.indexOf(spec.time());
+    List<String> out = outputNames(spec);
+    arity = out.size();
+    List<int[][]> tp = new ArrayList<>();
+    List<String[]> tn = new ArrayList<>();
+    List<int[]> cp = new ArrayList<>();
+    List<String> cn = new ArrayList<>();
+    for (GroupPlan g : plan.groups()) {
+      int[][] pos = new int[g.windows().size()][];
+      String[] names = new String[pos.length];
+      for (int i = 0; i < pos.length; i++) {
+        WindowSpec w = spec.windows().get(g.windows().get(i));
+        names[i] = w.name();
+        pos[i] = new int[w.aggregates().size()];
+        for (int j = 0; j < pos[i].length; j++) {
+          pos[i][j] = out.indexOf(w.aggregates().get(j).output());
+        }
+      }
+      if (g.kind().equals(WindowSpec.COUNT)) {
+        cp.add(pos[0]);
+        cn.add(names[0]);
+      } else {
+        tp.add(pos);
+        tn.add(names);
+      }
+    }
+    timePos = tp.toArray(new int[0][][]);
+    timeNames = tn.toArray(new String[0][]);
+    countPos = cp.toArray(new int[0][]);
+    countNames = cn.toArray(new String[0]);
+  }
+
+  private int index(String column, String what) {
+    Integer i = byName.get(column);
+    if (i == null) {
+      throw new IllegalArgumentException(what + " '" + column + "' is not a column of the input; its columns are "
+          + List.of(fields));
+    }
+    return i;
+  }
+
+  /** Output column names: key columns, window, window_start, window_end, the aggregates in spec order. */
+  static List<String> outputNames(QuerySpec spec) {
+    List<String> n = new ArrayList<>(spec.key());
+    n.add("window");
+    n.add("window_start");
+    n.add("window_end");
+    for (WindowSpec w : spec.windows()) {
+      for (AggregateSpec a : w.aggregates()) {
+        n.add(a.output());
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The values of the used columns of an input row (a new array: the core keeps it), normalized to
+   * the types the core and the checkpoint codec take: times (Instant, LocalDateTime, Date) as epoch
+   * ms, integers as Long, BigDecimal and Float as Double. The time column is left as given (checked
+   * and parsed by {@link #checkKeyAndTime} and {@link #time}).
+   */
+  Object[] values(Row in) {
+    Object[] row = new Object[usedIdx.length];
+    boolean named = in.getFieldNames(false) != null;
+    for (int i = 0; i < row.length; i++) {
+      Object v = named ? in.getField(fields[usedIdx[i]]) : in.getField(usedIdx[i]);
+      row[i] = i == timeSlot ? v : normalize(v);
+    }
+    return row;
+  }
+
+  public static Object normalize(Object v) {
+    if (v == null || v instanceof Double || v instanceof Long || v instanceof String || v instanceof Boolean) {
+      return v;
+    }
+    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      return ((Number) v).longValue();
+    }
+    if (v instanceof Float || v instanceof java.math.BigDecimal) {
+      return ((Number) v).doubleValue();
+    }
+    long t = parseTime(v);
+    if (t != Long.MIN_VALUE) {
+      return t;
+    }
+    return v;
+  }
+
+  Object[] keyValues(Object key) {
+    Object[] v = new Object[keyIdx.length];
+    for (int i = 0; i < v.length; i++) {
+      v[i] = ((Row) key).getField(i);
+    }
+    return v;
+  }
+
+  /** Why the row's key or time is unusable, or null if both are fine. */
+  String checkKeyAndTime(Object[] row) {
+    for (int i = 0; i < keyIdx.length; i++) {
+      if (row[i] == null) {
+        return "key column '" + spec.key().get(i) + "' is null";
+      }
+    }
+    if (timeSlot >= 0) {
+      Object v = row[timeSlot];
+      if (v == null) {
+        return "time column '" + spec.time() + "' is null";
+      }
+      if (parseTime(v) == Long.MIN_VALUE) {
+        return "time column '" + spec.time() + "': not a time: " + v + " (" + v.getClass().getSimpleName()
+            + "; expected epoch ms as BIGINT/INT, Instant, LocalDateTime or Timestamp)";
+      }
+    }
+    return null;
+  }
+
+  /** The row's time (epoch ms); replaces the time value in the row by it (so rows hold no Instant). */
+  long time(Object[] row) {
+    if (timeSlot < 0) {
+      return 0;
+    }
+    long t = parseTime(row[timeSlot]);
+    row[timeSlot] = t;
+    return t;
+  }
+
+  static long parseTime(Object v) {
+    if (v instanceof Long || v instanceof Integer || v instanceof Short) {
+      return ((Number) v).longValue();
+    }
+    if (v instanceof Instant i) {
+      return i.toEpochMilli();
+    }
+    if (v instanceof LocalDateTime l) {
+      return l.toInstant(ZoneOffset.UTC).toEpochMilli();
+    }
+    if (v instanceof java.util.Date d) {
+      return d.getTime();
+    }
+    return Long.MIN_VALUE;
+  }
+
+  Row outputRow(Object[] keyValues, int group, int window, long start, long end, Object[] values) {
+    Row r = new Row(arity);
+    int k = keyValues.length;
+    for (int i = 0; i < k; i++) {
+      r.setField(i, keyValues[i]);
+    }
+    r.setField(k, timeNames[group][window]);
+    r.setField(k + 1, start);
+    r.setField(k + 2, end);
+    int[] pos = timePos[group][window];
+    for (int j = 0; j < pos.length; j++) {
+      r.setField(pos[j], values[j]);
+    }
+    return r;
+  }
+
+  Row countRow(Object[] keyValues, int group, long start, long end, List<Object> values) {
+    Row r = new Row(arity);
+    int k = keyValues.length;
+    for (int i = 0; i < k; i++) {
+      r.setField(i, keyValues[i]);
+    }
+    r.setField(k, countNames[group]);
+    r.setField(k + 1, start);
+    r.setField(k + 2, end);
+    int[] pos = countPos[group];
+    for (int j = 0; j < pos.length; j++) {
+      r.setField(pos[j], values.get(j));
+    }
+    return r;
+  }
+}

@@ -1,0 +1,99 @@
+package io.swag.flink;
+
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.table.catalog.Column;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.types.Row;
+
+/**
+ * Table API front-end (also behind PyFlink's {@code swag.flink.aggregate_table}): runs a query on a
+ * {@link Table} through the DataStream operator and returns the result as a Table (columns of
+ * {@link SwagWindows#outputType}, non-basic results as strings, plus a {@code rowtime} attribute =
+ * window_end - 1 with the input's watermarks).
+ */
+public final class SwagTables {
+  private SwagTables() {}
+
+  public static Table aggregate(StreamTableEnvironment tEnv, Table table, String queryOrPlanJson) {
+    return aggregate(tEnv, table, queryOrPlanJson, SwagFlinkOptions.defaults());
+  }
+
+  public static Table aggregate(StreamTableEnvironment tEnv, Table table, String queryOrPlanJson,
+      SwagFlinkOptions options) {
+    ResolvedSchema schema = table.getResolvedSchema();
+    List<Column> cols = schema.getColumns();
+    String[] names = new String[cols.size()];
+    TypeInformation<?>[] types = new TypeInformation<?>[cols.size()];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = cols.get(i).getName();
+      types[i] = typeOf(names[i], cols.get(i).getDataType().getLogicalType());
+    }
+    RowTypeInfo rt = new RowTypeInfo(types, names);
+    io.swag.core.plan.Plan plan = SwagWindows.planOf(queryOrPlanJson);
+    String time = plan.spec().time();
+    if (time != null) {
+      if (!List.of(names).contains(time)) {
+        throw new IllegalArgumentException("time: column '" + time + "' is not a column of the table; its columns are "
+            + List.of(names));
+      }
+      boolean watermarked = schema.getWatermarkSpecs().stream().anyMatch(w -> w.getRowtimeAttribute().equals(time));
+      if (!watermarked) {
+        throw new IllegalArgumentException("time: the table declares no watermark on column '" + time
+            + "' (its watermarks: " + schema.getWatermarkSpecs() + "); declare one (WATERMARK FOR " + time
+            + " AS ...) so that the windows fire");
+      }
+    }
+    DataStream<Row> rows = tEnv.toDataStream(table).map(new Positional(names)).returns(rt).name("swag-input");
+    DataStream<Row> out = PlainColumns.apply(SwagWindows.aggregate(rows, plan, options, false));
+    return tEnv.fromDataStream(out, Schema.newBuilder()
+        .columnByMetadata("rowtime", "TIMESTAMP_LTZ(3)")
+        .watermark("rowtime", "SOURCE_WATERMARK()")
+        .build());
+  }
+
+  static TypeInformation<?> typeOf(String column, LogicalType t) {
+    return switch (t.getTypeRoot()) {
+      case BIGINT -> Types.LONG;
+      case INTEGER -> Types.INT;
+      case SMALLINT -> Types.SHORT;
+      case TINYINT -> Types.BYTE;
+      case DOUBLE -> Types.DOUBLE;
+      case FLOAT -> Types.FLOAT;
+      case CHAR, VARCHAR -> Types.STRING;
+      case BOOLEAN -> Types.BOOLEAN;
+      case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> Types.INSTANT;
+      case TIMESTAMP_WITHOUT_TIME_ZONE -> Types.LOCAL_DATE_TIME;
+      case DECIMAL -> Types.BIG_DEC;
+      default -> throw new IllegalArgumentException("column '" + column + "' has type " + t
+          + ", which swag does not read; cast it to DOUBLE, BIGINT, STRING, BOOLEAN or a TIMESTAMP");
+    };
+  }
+
+  /** Table rows (possibly name-based) to position-based rows of the schema's columns. */
+  static final class Positional implements org.apache.flink.api.common.functions.MapFunction<Row, Row> {
+    private static final long serialVersionUID = 1L;
+    private final String[] names;
+
+    Positional(String[] names) {
+      this.names = names;
+    }
+
+    @Override
+    public Row map(Row r) {
+      Row o = new Row(names.length);
+      boolean named = r.getFieldNames(false) != null;
+      for (int i = 0; i < names.length; i++) {
+        o.setField(i, named ? r.getField(names[i]) : r.getField(i));
+      }
+      return o;
+    }
+  }
+}

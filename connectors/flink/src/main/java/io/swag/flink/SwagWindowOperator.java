@@ -1,0 +1,403 @@
+package io.swag.flink;
+
+import io.swag.core.plan.GroupPlan;
+import io.swag.core.plan.KeyWindows;
+import io.swag.core.plan.Plan;
+import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.WindowGroup;
+import io.swag.core.plan.WindowSpec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * The keyed event-time window operator of swag: executes the time-window groups of a {@link Plan}
+ * with exactly the semantics of docs/query-spec.md (the engine-free {@link WindowGroup} /
+ * {@link KeyWindows} core), and its count windows.
+ *
+ * <p>Per key, one {@link KeyWindows} per time group on the heap (one shared aggregator for all
+ * windows and functions of the group) and one {@link CountWindows} per count group. Per key one
+ * event-time timer in Flink's internal timer service, at the earliest window end - 1 of the key (or
+ * a cleanup time once only windows within lateness are left), so keys that go quiet still fire and
+ * are dropped. Records too late for every window go to the late side output and the
+ * {@code swagLateRecords} counter; records with a bad key, time or value go to the rejected side
+ * output with the reason.
+ *
+ * <p>Fault tolerance: the trees stay on the heap. At a checkpoint, the keys changed since the last
+ * one are written to keyed state (one {@code byte[]} per key: entries as (time, encoded partial),
+ * oldest first); on restore every key of the subtask's key groups is rebuilt by one bulk load.
+ * Rescaling works because the state is ordinary keyed state (redistributed by key group), and the
+ * timers are Flink's. The watermark is kept in union operator state (restored as the minimum), so a
+ * record replayed after a restore is judged late exactly as before the failure.
+ */
+public final class SwagWindowOperator extends AbstractStreamOperator<Row>
+    implements OneInputStreamOperator<Row, Row>, Triggerable<Object, VoidNamespace> {
+  private static final long serialVersionUID = 1L;
+  static final String KEY_STATE = "swag-key-state";
+  static final String WATERMARK_STATE = "swag-watermark";
+
+  private final String planJson;
+  private final String[] fieldNames;
+  private final TypeSerializer<Row> inputSerializer;
+  private final OutputTag<Row> lateTag;
+  private final OutputTag<Row> rejectedTag;
+
+  private transient Layout layout;
+  private transient List<WindowGroup> groups;
+  private transient List<CountWindows.Group> countGroups;
+  private transient Map<Object, KeyState> states;
+  private transient HashSet<Object> dirty;
+  private transient InternalTimerService<VoidNamespace> timers;
+  private transient ValueState<byte[]> keyState;
+  private transient ListState<Long> watermarkState;
+  private transient long restoredWatermark;
+  private transient boolean[] accepted;
+  private transient StreamRecord<Row> reuse;
+  private transient Counter recordsIn;
+  private transient Counter lateRecords;
+  private transient Counter rejectedRecords;
+  private transient boolean sawTimestamp;
+
+  /** Per-key state: the groups' windows, the next timer registered. */
+  private final class KeyState {
+    final Object key;
+    final Object[] keyValues;
+    final KeyWindows[] time;
+    final KeyWindows.WindowOutput[] outs;
+    final CountWindows[] count;
+    long timer = Long.MAX_VALUE;
+
+    KeyState(Object key) {
+      this.key = key;
+      this.keyValues = layout.keyValues(key);
+      this.time = new KeyWindows[groups.size()];
+      this.outs = new KeyWindows.WindowOutput[groups.size()];
+      for (int g = 0; g < time.length; g++) {
+        time[g] = groups.get(g).newKey(true);
+        final int gi = g;
+        outs[g] = (w, start, end, results) -> emit(keyValues, gi, w, start, end, results);
+      }
+      this.count = new CountWindows[countGroups.size()];
+      for (int c = 0; c < count.length; c++) {
+        count[c] = countGroups.get(c).newKey();
+      }
+    }
+
+    boolean idle() {
+      if (count.length > 0) {
+        return false;
+      }
+      for (KeyWindows k : time) {
+        if (!k.isIdle()) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  SwagWindowOperator(String planJson, String[] fieldNames, TypeSerializer<Row> inputSerializer,
+      OutputTag<Row> lateTag, OutputTag<Row> rejectedTag) {
+    this.planJson = planJson;
+    this.fieldNames = fieldNames.clone();
+    this.inputSerializer = inputSerializer;
+    this.lateTag = lateTag;
+    this.rejectedTag = rejectedTag;
+  }
+
+  private void setUpPlan() {
+    if (layout != null) {
+      return;
+    }
+    Plan plan = Plan.fromJson(planJson);
+    layout = new Layout(plan, List.of(fieldNames));
+    groups = WindowGroup.timeGroups(plan, layout.used, false);
+    countGroups = new ArrayList<>();
+    QuerySpec spec = plan.spec();
+    for (GroupPlan g : plan.groups()) {
+      if (g.kind().equals(WindowSpec.COUNT)) {
+        countGroups.add(new CountWindows.Group(spec, g, layout, countGroups.size()));
+      }
+    }
+    states = new HashMap<>();
+    dirty = new HashSet<>();
+    accepted = new boolean[groups.size()];
+    reuse = new StreamRecord<>(null);
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    setUpPlan();
+    keyState = context.getKeyedStateStore().getState(
+        new ValueStateDescriptor<>(KEY_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+    watermarkState = context.getOperatorStateStore().getUnionListState(
+        new ListStateDescriptor<>(WATERMARK_STATE, Types.LONG));
+    restoredWatermark = Long.MIN_VALUE;
+    if (context.isRestored()) {
+      long min = Long.MAX_VALUE;
+      boolean any = false;
+      for (Long w : watermarkState.get()) {
+        min = Math.min(min, w);
+        any = true;
+      }
+      restoredWatermark = any ? min : Long.MIN_VALUE;
+      List<Object> keys = new ArrayList<>();
+      try (var s = getKeyedStateBackend().getKeys(KEY_STATE, VoidNamespace.INSTANCE)) {
+        s.forEach(keys::add);
+      }
+      for (Object key : keys) {
+        getKeyedStateBackend().setCurrentKey(key);
+        byte[] b = keyState.value();
+        if (b != null) {
+          KeyState ks = new KeyState(key);
+          read(ks, b);
+          states.put(key, ks);
+          ks.timer = Long.MAX_VALUE; // the timers were restored by Flink; re-registering is idempotent
+        }
+      }
+    }
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    setUpPlan();
+    timers = getInternalTimerService("swag-timers", VoidNamespaceSerializer.INSTANCE, this);
+    recordsIn = getMetricGroup().counter("swagRecordsIn");
+    lateRecords = getMetricGroup().counter("swagLateRecords");
+    rejectedRecords = getMetricGroup().counter("swagRejectedRecords");
+    getMetricGroup().gauge("swagKeys", () -> states.size());
+    getMetricGroup().gauge("swagEntries", () -> {
+      long n = 0;
+      for (KeyState s : states.values()) {
+        for (KeyWindows k : s.time) {
+          n += k.entries();
+        }
+        for (CountWindows c : s.count) {
+          n += c.size();
+        }
+      }
+      return n;
+    });
+    // timers restored from a checkpoint: make sure every restored key has one
+    for (KeyState s : states.values()) {
+      getKeyedStateBackend().setCurrentKey(s.key);
+      schedule(s);
+    }
+  }
+
+  private long watermark() {
+    long w = timers.currentWatermark();
+    return Math.max(w, restoredWatermark);
+  }
+
+  @Override
+  public void processElement(StreamRecord<Row> element) throws Exception {
+    recordsIn.inc();
+    Row in = element.getValue();
+    Object[] row = layout.values(in);
+    Object key = getCurrentKey();
+    String bad = layout.checkKeyAndTime(row);
+    if (bad != null) {
+      reject(element, bad);
+      return;
+    }
+    if (!element.hasTimestamp() && !groups.isEmpty() && !sawTimestamp) {
+      throw new IllegalStateException("swag: the input stream has no event-time timestamps, so it has no watermarks "
+          + "either and the time windows would never fire; assign a WatermarkStrategy (with a timestamp assigner) "
+          + "to the input, e.g. stream.assignTimestampsAndWatermarks(WatermarkStrategy"
+          + ".forBoundedOutOfOrderness(...).withTimestampAssigner(...)) (time column '" + layout.spec.time() + "')");
+    }
+    sawTimestamp = true;
+    long t = layout.time(row);
+    long wm = watermark();
+    int first = -1;
+    for (int g = 0; g < accepted.length; g++) {
+      accepted[g] = groups.get(g).accepts(t, wm);
+      if (accepted[g] && first < 0) {
+        first = g;
+      }
+    }
+    if (first < 0 && countGroups.isEmpty()) {
+      lateRecords.inc();
+      output.collect(lateTag, new StreamRecord<>(in, element.getTimestamp()));
+      return;
+    }
+    KeyState s = states.get(key);
+    boolean created = s == null;
+    if (created) {
+      s = new KeyState(key);
+    }
+    try {
+      for (int g = first + 1; g < accepted.length; g++) {
+        if (accepted[g]) {
+          groups.get(g).check(row, t);
+        }
+      }
+      for (CountWindows c : s.count) {
+        c.check(row, t);
+      }
+      if (first >= 0) {
+        s.time[first].insert(t, row, wm, s.outs[first]); // checks its values before changing anything
+      }
+    } catch (IllegalArgumentException e) {
+      reject(element, e.getMessage());
+      return;
+    }
+    if (created) {
+      states.put(key, s);
+    }
+    for (int g = first + 1; g < accepted.length; g++) {
+      if (accepted[g]) {
+        s.time[g].insert(t, row, wm, s.outs[g]);
+      }
+    }
+    for (int c = 0; c < s.count.length; c++) {
+      s.count[c].insert(t, row, this, s.keyValues);
+    }
+    dirty.add(key);
+    schedule(s);
+  }
+
+  private void reject(StreamRecord<Row> element, String reason) {
+    rejectedRecords.inc();
+    output.collect(rejectedTag, new StreamRecord<>(Row.of(reason, element.getValue()), element.getTimestamp()));
+  }
+
+  /** Registers the key's next timer: its earliest window to fire, or the time its entries expire. */
+  private void schedule(KeyState s) {
+    long next = Long.MAX_VALUE;
+    for (KeyWindows k : s.time) {
+      next = Math.min(next, k.nextTimer());
+    }
+    if (next != Long.MAX_VALUE && next < s.timer) {
+      timers.registerEventTimeTimer(VoidNamespace.INSTANCE, next);
+      s.timer = next;
+    }
+  }
+
+  @Override
+  public void onEventTime(InternalTimer<Object, VoidNamespace> timer) throws Exception {
+    Object key = timer.getKey();
+    KeyState s = states.get(key);
+    if (s == null) {
+      return;
+    }
+    long wm = timers.currentWatermark();
+    for (int g = 0; g < s.time.length; g++) {
+      s.time[g].fire(wm, s.outs[g]);
+    }
+    s.timer = Long.MAX_VALUE;
+    dirty.add(key);
+    if (s.idle()) {
+      states.remove(key);
+      return;
+    }
+    schedule(s);
+  }
+
+  @Override
+  public void onProcessingTime(InternalTimer<Object, VoidNamespace> timer) {}
+
+  /** Emits one result row: key columns, window, window_start, window_end, the aggregate columns. */
+  private void emit(Object[] keyValues, int group, int window, long start, long end, List<Object> results) {
+    Row r = layout.outputRow(keyValues, group, window, start, end, groups.get(group).outputValues(window, results));
+    output.collect(reuse.replace(r, end - 1));
+  }
+
+  void emitCount(Object[] keyValues, int countGroup, long start, long end, List<Object> results, long time) {
+    Row r = layout.countRow(keyValues, countGroup, start, end, results);
+    output.collect(reuse.replace(r, time));
+  }
+
+  // ---- checkpoints ----
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    watermarkState.update(List.of(watermark()));
+    if (dirty.isEmpty()) {
+      return;
+    }
+    Object current = getCurrentKey();
+    DataOutputSerializer out = new DataOutputSerializer(256);
+    for (Object key : dirty) {
+      getKeyedStateBackend().setCurrentKey(key);
+      KeyState s = states.get(key);
+      if (s == null) {
+        keyState.clear();
+      } else {
+        out.clear();
+        write(s, out);
+        keyState.update(out.getCopyOfBuffer());
+      }
+    }
+    dirty.clear();
+    if (current != null) {
+      getKeyedStateBackend().setCurrentKey(current);
+    }
+  }
+
+  private void write(KeyState s, DataOutputSerializer out) throws Exception {
+    out.writeInt(s.time.length);
+    for (int g = 0; g < s.time.length; g++) {
+      KeyWindowsIO.write(s.time[g], out);
+    }
+    out.writeInt(s.count.length);
+    for (CountWindows c : s.count) {
+      c.write(out);
+    }
+  }
+
+  private void read(KeyState s, byte[] bytes) throws Exception {
+    DataInputDeserializer in = new DataInputDeserializer(bytes);
+    int ng = in.readInt();
+    if (ng != s.time.length) {
+      throw new IllegalStateException("swag: restored state has " + ng + " time groups, the plan " + s.time.length
+          + "; restore with the query the checkpoint was taken with");
+    }
+    for (int g = 0; g < ng; g++) {
+      KeyWindowsIO.read(s.time[g], in);
+    }
+    int nc = in.readInt();
+    if (nc != s.count.length) {
+      throw new IllegalStateException("swag: restored state has " + nc + " count groups, the plan " + s.count.length);
+    }
+    for (int c = 0; c < nc; c++) {
+      s.count[c].read(in);
+    }
+  }
+
+  static long satAdd(long a, long b) {
+    long r = a + b;
+    if (((a ^ r) & (b ^ r)) < 0) {
+      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+    return r;
+  }
+}

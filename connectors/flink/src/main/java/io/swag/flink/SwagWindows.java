@@ -1,0 +1,337 @@
+package io.swag.flink;
+
+import io.swag.core.plan.AggregateSpec;
+import io.swag.core.plan.Plan;
+import io.swag.core.plan.Planner;
+import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.WindowSpec;
+import java.io.Serializable;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
+import org.apache.flink.api.common.typeinfo.LocalTimeTypeInfo;
+import org.apache.flink.api.common.typeinfo.SqlTimeTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.api.java.typeutils.GenericTypeInfo;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.KeyedStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * Entry point of the Flink DataStream connector.
+ *
+ * <pre>{@code
+ * SingleOutputStreamOperator<Row> out = SwagWindows.aggregate(rows, queryJson);   // rows: DataStream<Row> with named fields
+ * DataStream<Row> late = out.getSideOutput(SwagWindows.lateTag(rows.getType()));  // records too late for every window
+ * DataStream<Row> bad = out.getSideOutput(SwagWindows.rejectedTag(rows.getType())); // (reason, record)
+ * }</pre>
+ *
+ * <p>Output rows ({@link #outputType}): the key columns, {@code window} (the window's name),
+ * {@code window_start}, {@code window_end} (epoch ms; record counts for count windows), then one
+ * column per aggregate of the query (null in the rows of other windows). Event time comes from the
+ * query's {@code time} column; the watermark from the stream (assign a {@code WatermarkStrategy}).
+ */
+public final class SwagWindows {
+  private SwagWindows() {}
+
+  /** Id of the late side output (records too late for every window). */
+  public static final String LATE_ID = "swag-late";
+  /** Id of the rejected side output: rows (reason, record). */
+  public static final String REJECTED_ID = "swag-rejected";
+
+  /** Late records side output, as generic rows; prefer {@link #lateTag(TypeInformation)}. */
+  public static final OutputTag<Row> LATE = new OutputTag<>(LATE_ID, new GenericTypeInfo<>(Row.class));
+
+  /** The late side output typed like the input. */
+  public static OutputTag<Row> lateTag(TypeInformation<Row> inputType) {
+    return new OutputTag<>(LATE_ID, inputType);
+  }
+
+  /** The rejected side output: (reason STRING, record input row). */
+  public static OutputTag<Row> rejectedTag(TypeInformation<Row> inputType) {
+    return new OutputTag<>(REJECTED_ID, new RowTypeInfo(new TypeInformation<?>[] {Types.STRING, inputType},
+        new String[] {"reason", "record"}));
+  }
+
+  /** {@link #aggregate(DataStream, Plan, SwagFlinkOptions)} with the query spec (or plan) as JSON. */
+  public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, String queryOrPlanJson) {
+    return aggregate(input, queryOrPlanJson, SwagFlinkOptions.defaults());
+  }
+
+  public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, String queryOrPlanJson,
+      SwagFlinkOptions options) {
+    String j = queryOrPlanJson.trim();
+    Plan plan = j.contains("\"groups\"") && j.contains("\"spec\"") ? Plan.fromJson(j) : Planner.plan(QuerySpec.fromJson(j));
+    return aggregate(input, plan, options);
+  }
+
+  public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, QuerySpec spec) {
+    return aggregate(input, Planner.plan(spec), SwagFlinkOptions.defaults());
+  }
+
+  public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, QuerySpec spec,
+      SwagFlinkOptions options) {
+    return aggregate(input, Planner.plan(spec), options);
+  }
+
+  /**
+   * Keys {@code input} by the query's key columns and applies the swag window operator executing
+   * {@code plan}. Checks at job-building time that the query's columns exist with usable types.
+   */
+  public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, Plan plan, SwagFlinkOptions options) {
+    return aggregate(input, plan, options, true);
+  }
+
+  static Plan planOf(String queryOrPlanJson) {
+    String j = queryOrPlanJson.trim();
+    return j.contains("\"groups\"") && j.contains("\"spec\"") ? Plan.fromJson(j) : Planner.plan(QuerySpec.fromJson(j));
+  }
+
+  /** {@code checkWatermarks}: reject a stream whose sources certainly emit no watermarks. */
+  static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, Plan plan, SwagFlinkOptions options,
+      boolean checkWatermarks) {
+    if (!(input.getType() instanceof RowTypeInfo rt)) {
+      throw new IllegalArgumentException("input: expected a DataStream<Row> with named fields (RowTypeInfo), got "
+          + input.getType() + "; e.g. env.fromData(rows, Types.ROW_NAMED(names, types))");
+    }
+    String[] names = rt.getFieldNames();
+    plan = withInputTypes(plan, rt);
+    QuerySpec spec = plan.spec();
+    Layout layout = new Layout(plan, List.of(names)); // checks the columns exist
+    if (layout.timeIdx >= 0) {
+      TypeInformation<?> tt = rt.getTypeAt(layout.timeIdx);
+      if (!isTimeType(tt)) {
+        throw new IllegalArgumentException("time: column '" + spec.time() + "' has type " + tt
+            + "; expected epoch ms (BIGINT/INT), Instant, LocalDateTime or Timestamp");
+      }
+    }
+    if (checkWatermarks && layout.timeIdx >= 0 && hasTimeWindows(spec) && !mayHaveWatermarks(input.getTransformation(), new java.util.HashSet<>())) {
+      throw new IllegalArgumentException("input: the stream has no watermarks (its sources use WatermarkStrategy"
+          + ".noWatermarks() and no assignTimestampsAndWatermarks follows), so the time windows over '" + spec.time()
+          + "' would never fire; assign a WatermarkStrategy with a timestamp assigner to the input");
+    }
+    KeySelector<Row, Object> keys = new KeyExtractor(layout.keyIdx, names);
+    KeyedStream<Row, Object> keyed = input.keyBy(keys, keyType(rt, layout.keyIdx));
+    @SuppressWarnings("unchecked")
+    SwagWindowOperator op = new SwagWindowOperator(plan.toJson(), names,
+        ((TypeInformation<Row>) (TypeInformation<?>) rt).createSerializer(input.getExecutionConfig().getSerializerConfig()),
+        lateTag(rt), rejectedTag(rt));
+    SingleOutputStreamOperator<Row> out = keyed.transform(options.operatorName(), outputType(spec, rt), op);
+    if (options.uid() != null) {
+      out.uid(options.uid());
+    }
+    if (options.parallelism() > 0) {
+      out.setParallelism(options.parallelism());
+    }
+    return out;
+  }
+
+  private static boolean hasTimeWindows(QuerySpec spec) {
+    for (WindowSpec w : spec.windows()) {
+      if (w.isTime()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * False only when the stream certainly has no watermarks: every path up from it reaches a source
+   * with {@code WatermarkStrategy.noWatermarks()} without passing a timestamp/watermark assigner.
+   */
+  static boolean mayHaveWatermarks(org.apache.flink.api.dag.Transformation<?> t,
+      java.util.Set<org.apache.flink.api.dag.Transformation<?>> seen) {
+    if (!seen.add(t)) {
+      return true;
+    }
+    if (t instanceof org.apache.flink.streaming.api.transformations.TimestampsAndWatermarksTransformation) {
+      return true;
+    }
+    if (t instanceof org.apache.flink.streaming.api.transformations.SourceTransformation<?, ?, ?> s) {
+      try {
+        return !(s.getWatermarkStrategy().createWatermarkGenerator(null)
+            instanceof org.apache.flink.api.common.eventtime.NoWatermarksGenerator);
+      } catch (RuntimeException e) {
+        return true;
+      }
+    }
+    if (t instanceof org.apache.flink.streaming.api.transformations.LegacySourceTransformation) {
+      return false; // a SourceFunction (e.g. PyFlink's from_collection): no watermark strategy
+    }
+    List<org.apache.flink.api.dag.Transformation<?>> inputs = t.getInputs();
+    if (inputs.isEmpty()) {
+      return true; // a source of another kind: may emit watermarks
+    }
+    for (org.apache.flink.api.dag.Transformation<?> i : inputs) {
+      if (!mayHaveWatermarks(i, seen)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isTimeType(TypeInformation<?> t) {
+    return t.equals(Types.LONG) || t.equals(Types.INT) || t.equals(Types.INSTANT) || t.equals(Types.LOCAL_DATE_TIME)
+        || t.equals(Types.SQL_TIMESTAMP) || t.getTypeClass() == Instant.class || t.getTypeClass() == LocalDateTime.class;
+  }
+
+  /** The plan re-validated with the input's column types, so e.g. {@code max} of a STRING fails here. */
+  private static Plan withInputTypes(Plan plan, RowTypeInfo rt) {
+    Map<String, Object> m = new LinkedHashMap<>(plan.spec().toMap());
+    @SuppressWarnings("unchecked")
+    Map<String, Object> cols = new LinkedHashMap<>((Map<String, Object>) m.getOrDefault("columns", Map.of()));
+    boolean changed = false;
+    for (int i = 0; i < rt.getArity(); i++) {
+      String type = specType(rt.getTypeAt(i));
+      String name = rt.getFieldNames()[i];
+      if (type != null && !cols.containsKey(name) && used(plan.spec(), name)) {
+        cols.put(name, type);
+        changed = true;
+      }
+    }
+    if (!changed) {
+      return plan;
+    }
+    m.put("columns", cols);
+    QuerySpec typed = QuerySpec.fromMap(m); // throws naming the column if a function does not fit its type
+    return new Plan(typed, plan.groups());
+  }
+
+  private static boolean used(QuerySpec spec, String column) {
+    for (WindowSpec w : spec.windows()) {
+      for (AggregateSpec a : w.aggregates()) {
+        if (column.equals(a.column())) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  private static String specType(TypeInformation<?> t) {
+    if (t.equals(Types.DOUBLE) || t.equals(Types.FLOAT) || t.equals(Types.BIG_DEC)) {
+      return "double";
+    }
+    if (t.equals(Types.LONG) || t.equals(Types.INT) || t.equals(Types.SHORT) || t.equals(Types.BYTE)) {
+      return "long";
+    }
+    if (t.equals(Types.STRING)) {
+      return "string";
+    }
+    if (t.equals(Types.BOOLEAN)) {
+      return "boolean";
+    }
+    if (t instanceof LocalTimeTypeInfo || t instanceof SqlTimeTypeInfo || t.equals(Types.INSTANT)) {
+      return "timestamp";
+    }
+    return null;
+  }
+
+  private static TypeInformation<Object> keyType(RowTypeInfo rt, int[] keyIdx) {
+    TypeInformation<?> t;
+    if (keyIdx.length == 0) {
+      t = Types.INT;
+    } else {
+      TypeInformation<?>[] ts = new TypeInformation<?>[keyIdx.length];
+      for (int i = 0; i < ts.length; i++) {
+        ts[i] = rt.getTypeAt(keyIdx[i]);
+      }
+      t = new RowTypeInfo(ts);
+    }
+    @SuppressWarnings("unchecked")
+    TypeInformation<Object> o = (TypeInformation<Object>) t;
+    return o;
+  }
+
+  /** The output row type of a query over input rows of type {@code rt}. */
+  public static RowTypeInfo outputType(QuerySpec spec, RowTypeInfo rt) {
+    List<String> names = Layout.outputNames(spec);
+    List<TypeInformation<?>> types = new ArrayList<>();
+    for (String k : spec.key()) {
+      types.add(rt.getTypeAt(rt.getFieldIndex(k)));
+    }
+    types.add(Types.STRING);
+    types.add(Types.LONG);
+    types.add(Types.LONG);
+    for (WindowSpec w : spec.windows()) {
+      for (AggregateSpec a : w.aggregates()) {
+        types.add(resultType(a));
+      }
+    }
+    return new RowTypeInfo(types.toArray(new TypeInformation<?>[0]), names.toArray(new String[0]));
+  }
+
+  /**
+   * A swag result stream with its non-basic result columns (lists, sketches) as strings, so that
+   * every column converts to a SQL or Python value (used by PyFlink and {@link SwagTables}).
+   */
+  public static DataStream<Row> plainColumns(DataStream<Row> result) {
+    return PlainColumns.apply(result);
+  }
+
+  /** The late side output of a swag result stream, typed like {@code input}. */
+  public static DataStream<Row> lateRecords(SingleOutputStreamOperator<Row> result, DataStream<Row> input) {
+    return result.getSideOutput(lateTag(input.getType()));
+  }
+
+  /** The Flink type of an aggregate's result. */
+  static TypeInformation<?> resultType(AggregateSpec a) {
+    String f = a.function().toLowerCase(Locale.ROOT);
+    switch (f) {
+      case "sum", "mean", "avg", "geomean", "stddev", "variance", "min", "max", "first", "last", "hll", "median",
+          "quantile" -> {
+        return BasicTypeInfo.DOUBLE_TYPE_INFO;
+      }
+      case "kll" -> {
+        return a.options().containsKey("rank") ? BasicTypeInfo.DOUBLE_TYPE_INFO : new GenericTypeInfo<>(Object.class);
+      }
+      case "count", "argmin", "argmax" -> {
+        return BasicTypeInfo.LONG_TYPE_INFO;
+      }
+      case "collect" -> {
+        return new GenericTypeInfo<>(List.class);
+      }
+      default -> {
+        return new GenericTypeInfo<>(Object.class);
+      }
+    }
+  }
+
+  /** Flink key of a row: a Row of the key columns (nulls allowed: the operator rejects them), or 0 without key columns. */
+  static final class KeyExtractor implements KeySelector<Row, Object>, Serializable {
+    private static final long serialVersionUID = 1L;
+    private final int[] keyIdx;
+    private final String[] names;
+
+    KeyExtractor(int[] keyIdx, String[] names) {
+      this.keyIdx = keyIdx.clone();
+      this.names = names.clone();
+    }
+
+    private Object field(Row in, int i) {
+      return in.getFieldNames(false) != null ? in.getField(names[i]) : in.getField(i);
+    }
+
+    @Override
+    public Object getKey(Row in) {
+      if (keyIdx.length == 0) {
+        return 0;
+      }
+      Row k = new Row(keyIdx.length);
+      for (int i = 0; i < keyIdx.length; i++) {
+        k.setField(i, field(in, keyIdx[i]));
+      }
+      return k;
+    }
+  }
+}

@@ -1,0 +1,278 @@
+package io.swag.flink.bench;
+
+import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.WindowSpec;
+import io.swag.flink.SwagWindows;
+import java.io.BufferedReader;
+import java.io.FileInputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.AggregateFunction;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.types.Row;
+
+/**
+ * Throughput harness (records/s) for the swag Flink operator against Flink's built-in sliding
+ * window ({@code window(SlidingEventTimeWindows).aggregate(max)}, or {@code countWindow(n, 1)})
+ * and Flink SQL HOP (window TVF), with the same job graph shape: a generator source (parallelism 1,
+ * no rate limit), timestamps and watermarks, the window operator (parallelism 1), a discarding sink.
+ * Records/s = records / job net runtime. Run: {@code make bench-flink} (see docs/benchmarks-flink.md);
+ * arguments: {@code quick} for smaller inputs, output CSV path (default target/bench-flink.csv).
+ *
+ * <p>Not a unit test: a main class in the test sources so that it sees the test-scope Flink runtime.
+ */
+public final class FlinkBench {
+  static final RowTypeInfo TYPE = (RowTypeInfo) Types.ROW_NAMED(new String[] {"k", "ts", "v"},
+      Types.LONG, Types.LONG, Types.DOUBLE);
+  static final int KEYS = 16;
+
+  private FlinkBench() {}
+
+  /** Row i: key i % KEYS, time i ms (displaced back by up to {@code disorder} ms), value pseudo-random. */
+  static final class Gen implements GeneratorFunction<Long, Row> {
+    private static final long serialVersionUID = 1L;
+    final long disorder;
+
+    Gen(long disorder) {
+      this.disorder = disorder;
+    }
+
+    @Override
+    public Row map(Long i) {
+      long h = i * 0x9E3779B97F4A7C15L;
+      h ^= h >>> 29;
+      long t = i - (disorder > 0 ? Math.floorMod(h, disorder + 1) : 0);
+      return Row.of(i % KEYS, t, (double) Math.floorMod(h >>> 7, 1000));
+    }
+  }
+
+  static StreamExecutionEnvironment env() {
+    Configuration c = new Configuration();
+    c.setString("state.backend.type", "hashmap");
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(c);
+    env.setParallelism(1);
+    env.getConfig().enableObjectReuse();
+    return env;
+  }
+
+  static DataStream<Row> source(StreamExecutionEnvironment env, long n, long disorder) {
+    WatermarkStrategy<Row> wm = (disorder > 0
+        ? WatermarkStrategy.<Row>forBoundedOutOfOrderness(Duration.ofMillis(disorder))
+        : WatermarkStrategy.<Row>forMonotonousTimestamps())
+        .withTimestampAssigner((r, p) -> (Long) r.getField(1));
+    return env.fromSource(new DataGeneratorSource<>(new Gen(disorder), n, RateLimiterStrategy.noOp(), TYPE), wm, "gen");
+  }
+
+  /** Max over a double, the non-invertible case of the paper. */
+  static final class MaxAgg implements AggregateFunction<Row, double[], Double> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public double[] createAccumulator() {
+      return new double[] {Double.NEGATIVE_INFINITY};
+    }
+
+    @Override
+    public double[] add(Row r, double[] a) {
+      a[0] = Math.max(a[0], (Double) r.getField(2));
+      return a;
+    }
+
+    @Override
+    public Double getResult(double[] a) {
+      return a[0];
+    }
+
+    @Override
+    public double[] merge(double[] a, double[] b) {
+      a[0] = Math.max(a[0], b[0]);
+      return a;
+    }
+  }
+
+  static double run(StreamExecutionEnvironment env, long n, String name) throws Exception {
+    JobExecutionResult r = env.execute(name);
+    return n * 1000.0 / Math.max(1, r.getNetRuntime());
+  }
+
+  static double swagTime(long n, long size, long slide, long disorder) throws Exception {
+    StreamExecutionEnvironment env = env();
+    QuerySpec q = QuerySpec.builder().key("k").time("ts")
+        .order(disorder > 0 ? "out_of_order" : "in_order")
+        .window(WindowSpec.time(size, slide).aggregate("mx", "max", "v")).build();
+    SwagWindows.aggregate(source(env, n, disorder), q).sinkTo(new DiscardingSink<>());
+    return run(env, n, "swag time " + size + "/" + slide);
+  }
+
+  static double builtinTime(long n, long size, long slide, long disorder) throws Exception {
+    StreamExecutionEnvironment env = env();
+    source(env, n, disorder).keyBy(r -> (Long) r.getField(0), Types.LONG)
+        .window(SlidingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(slide)))
+        .aggregate(new MaxAgg()).sinkTo(new DiscardingSink<>());
+    return run(env, n, "builtin time " + size + "/" + slide);
+  }
+
+  static double sqlHop(long n, long size, long slide, long disorder) throws Exception {
+    StreamExecutionEnvironment env = env();
+    StreamTableEnvironment t = StreamTableEnvironment.create(env);
+    Table in = t.fromDataStream(source(env, n, disorder), Schema.newBuilder()
+        .column("k", "BIGINT").column("ts", "BIGINT").column("v", "DOUBLE")
+        .columnByMetadata("rt", "TIMESTAMP_LTZ(3)").watermark("rt", "SOURCE_WATERMARK()").build());
+    t.createTemporaryView("t", in);
+    Table res = t.sqlQuery("SELECT k, window_start, window_end, MAX(v) FROM TABLE(HOP(TABLE t, DESCRIPTOR(rt), "
+        + interval(slide) + ", " + interval(size) + ")) GROUP BY k, window_start, window_end");
+    t.toDataStream(res).sinkTo(new DiscardingSink<>());
+    return run(env, n, "sql hop " + size + "/" + slide);
+  }
+
+  /** A SQL day-time interval of {@code ms} milliseconds. */
+  static String interval(long ms) {
+    return String.format(Locale.ROOT, "INTERVAL '%d.%03d' SECOND(9)", ms / 1000, ms % 1000);
+  }
+
+  static double swagCount(long n, long size) throws Exception {
+    StreamExecutionEnvironment env = env();
+    QuerySpec q = QuerySpec.builder().key("k").time("ts")
+        .window(WindowSpec.count(size, 1).aggregate("mx", "max", "v")).build();
+    SwagWindows.aggregate(source(env, n, 0), q).sinkTo(new DiscardingSink<>());
+    return run(env, n, "swag count " + size);
+  }
+
+  static double builtinCount(long n, long size) throws Exception {
+    StreamExecutionEnvironment env = env();
+    source(env, n, 0).keyBy(r -> (Long) r.getField(0), Types.LONG).countWindow(size, 1)
+        .aggregate(new MaxAgg()).sinkTo(new DiscardingSink<>());
+    return run(env, n, "builtin count " + size);
+  }
+
+  // ---- Citi Bike ----
+
+  static List<Row> citibike(Path dir) throws Exception {
+    List<Row> rows = new ArrayList<>();
+    DateTimeFormatter f = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
+    List<Path> files;
+    try (Stream<Path> s = Files.list(dir)) {
+      files = s.filter(p -> p.toString().endsWith(".csv.gz")).sorted().toList();
+    }
+    for (Path p : files) {
+      try (BufferedReader r = new BufferedReader(new InputStreamReader(new GZIPInputStream(new FileInputStream(p.toFile())),
+          StandardCharsets.UTF_8))) {
+        String header = r.readLine();
+        if (header == null) {
+          continue;
+        }
+        String line;
+        while ((line = r.readLine()) != null) {
+          String[] c = line.split(",", -1);
+          try {
+            long t = LocalDateTime.parse(c[1].replace("\"", "").substring(0, 19).replace('T', ' '), f)
+                .toInstant(ZoneOffset.UTC).toEpochMilli();
+            rows.add(Row.of(Long.parseLong(c[3].replace("\"", "")), t, Double.parseDouble(c[0].replace("\"", ""))));
+          } catch (RuntimeException e) {
+            // skip malformed lines
+          }
+        }
+      }
+    }
+    rows.sort((a, b) -> Long.compare((Long) a.getField(1), (Long) b.getField(1)));
+    return rows;
+  }
+
+  static DataStream<Row> bikes(StreamExecutionEnvironment env, List<Row> rows) {
+    return env.fromData(rows, TYPE).assignTimestampsAndWatermarks(WatermarkStrategy.<Row>forMonotonousTimestamps()
+        .withTimestampAssigner((r, p) -> (Long) r.getField(1)));
+  }
+
+  static double swagBikes(List<Row> rows, long size, long slide) throws Exception {
+    StreamExecutionEnvironment env = env();
+    QuerySpec q = QuerySpec.builder().key("k").time("ts").order("in_order")
+        .window(WindowSpec.time(size, slide).aggregate("mx", "max", "v")).build();
+    SwagWindows.aggregate(bikes(env, rows), q).sinkTo(new DiscardingSink<>());
+    return run(env, rows.size(), "swag citibike");
+  }
+
+  static double builtinBikes(List<Row> rows, long size, long slide) throws Exception {
+    StreamExecutionEnvironment env = env();
+    bikes(env, rows).keyBy(r -> (Long) r.getField(0), Types.LONG)
+        .window(SlidingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(slide)))
+        .aggregate(new MaxAgg()).sinkTo(new DiscardingSink<>());
+    return run(env, rows.size(), "builtin citibike");
+  }
+
+  public static void main(String[] args) throws Exception {
+    boolean quick = args.length > 0 && args[0].equals("quick");
+    String outPath = args.length > 1 ? args[1] : "target/bench-flink.csv";
+    long base = quick ? 200_000 : 2_000_000;
+    List<String> lines = new ArrayList<>();
+    lines.add("benchmark,param,engine,records,records_per_s");
+    PrintStream o = System.out;
+    // warm-up (JIT, mini cluster start)
+    swagTime(base / 4, 160, 16, 0);
+    builtinTime(base / 4, 160, 16, 0);
+
+    long slide = KEYS; // one record per key per slide
+    for (long ratio : new long[] {1, 10, 100, 1000, 8192}) {
+      long size = ratio * slide;
+      long nSwag = base;
+      // the built-ins pay O(ratio) per record: fewer records keep each run to seconds
+      long nBuiltin = Math.max(20_000, Math.min(base, base * 10 / ratio));
+      add(lines, o, "time_window", ratio, "swag", nSwag, swagTime(nSwag, size, slide, 0));
+      add(lines, o, "time_window", ratio, "builtin", nBuiltin, builtinTime(nBuiltin, size, slide, 0));
+      add(lines, o, "time_window", ratio, "sql_hop", nBuiltin, sqlHop(nBuiltin, size, slide, 0));
+    }
+    for (long d : new long[] {0, 10, 100, 1000, 10_000}) {
+      long size = 1000 * slide;
+      add(lines, o, "out_of_order", d, "swag", base, swagTime(base, size, slide, d));
+      long nb = Math.max(20_000, base / 100);
+      add(lines, o, "out_of_order", d, "builtin", nb, builtinTime(nb, size, slide, d));
+    }
+    long nCount = base;
+    add(lines, o, "count_window_8192_slide_1", 8192, "swag", nCount, swagCount(nCount, 8192));
+    long nbCount = quick ? 20_000 : 50_000;
+    add(lines, o, "count_window_8192_slide_1", 8192, "builtin", nbCount, builtinCount(nbCount, 8192));
+
+    Path bikesDir = Path.of(System.getProperty("swag.citibike", "../../../shared/data/citibike"));
+    if (Files.isDirectory(bikesDir)) {
+      List<Row> rows = citibike(bikesDir);
+      // per start station: max trip duration over the last 24 h, every minute (ratio 1440)
+      add(lines, o, "citibike_24h_1min", rows.size(), "swag", rows.size(), swagBikes(rows, 86_400_000, 60_000));
+      add(lines, o, "citibike_24h_1min", rows.size(), "builtin", rows.size(), builtinBikes(rows, 86_400_000, 60_000));
+    } else {
+      o.println("no Citi Bike data at " + bikesDir.toAbsolutePath() + " (set -Dswag.citibike=DIR)");
+    }
+    Files.write(Path.of(outPath), lines);
+    o.println("wrote " + outPath);
+  }
+
+  private static void add(List<String> lines, PrintStream o, String bench, long param, String engine, long n, double rps) {
+    String l = bench + "," + param + "," + engine + "," + n + "," + String.format(Locale.ROOT, "%.0f", rps);
+    lines.add(l);
+    o.println(l);
+  }
+}

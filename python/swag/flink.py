@@ -1,0 +1,164 @@
+"""PyFlink front-end of swag (needs ``apache-flink`` 2.3, e.g. in ``.venv-flink``: ``make venv-flink``).
+
+>>> from pyflink.datastream import StreamExecutionEnvironment
+>>> import swag, swag.flink
+>>> q = swag.Query(key="k", time="ts").window("1s", slide="100ms", top=swag.max("v"))
+>>> out = swag.flink.aggregate(stream, q)          # a PyFlink DataStream of Rows        # doctest: +SKIP
+
+* :func:`aggregate` runs a query (a :class:`swag.Query`, its JSON, or a dict) on a PyFlink
+  ``DataStream`` of named Rows (``Types.ROW_NAMED``) with watermarks; the result rows are the key
+  columns, ``window``, ``window_start``, ``window_end`` and one column per aggregate.
+* :func:`aggregate_table` does the same on a ``Table`` of a ``StreamTableEnvironment`` and returns a
+  ``Table`` (with a ``rowtime`` attribute = ``window_end - 1``).
+* :func:`register_functions` registers the SQL OVER aggregates (``swag_max``, ``swag_min``,
+  ``swag_first``, ``swag_last``, ``swag_stddev``, ``swag_median``, ``swag_quantile``,
+  ``swag_distinct_count``).
+
+The Java side is ``swag-flink.jar`` (Flink operator + swag-core), added to the environment
+automatically from ``swag/jars/`` of the installed package (``make build`` puts it there) or from
+the ``SWAG_FLINK_JAR`` environment variable. Errors in the query or the input (unknown or missing
+columns, wrong column types, a stream without watermarks) raise :class:`swag.InvalidQueryError`
+naming the field and value, when the job is built.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from .errors import InvalidQueryError, SwagSetupError
+
+JAR_ENV = "SWAG_FLINK_JAR"
+JAR_NAME = "swag-flink.jar"
+JARS_DIR = Path(__file__).resolve().parent / "jars"
+
+__all__ = ["aggregate", "aggregate_table", "register_functions", "jar_path"]
+
+
+def jar_path() -> Path:
+    """The swag-flink jar: ``$SWAG_FLINK_JAR``, else ``swag/jars/swag-flink.jar`` of this package."""
+    env = os.environ.get(JAR_ENV, "").strip()
+    p = Path(env).expanduser() if env else JARS_DIR / JAR_NAME
+    if not p.is_file():
+        raise SwagSetupError(
+            f"the swag Flink jar is missing: {p} is not a file; run `make build` from the repository root "
+            f"(it copies connectors/flink/target/swag-flink-*-all.jar to python/swag/jars/{JAR_NAME}) "
+            f"or set {JAR_ENV} to the jar's path"
+        )
+    return p
+
+
+def _query_json(query: Any) -> str:
+    if hasattr(query, "to_json"):
+        return str(query.to_json())
+    if isinstance(query, Mapping):
+        return json.dumps(dict(query), separators=(",", ":"))
+    if isinstance(query, (str, bytes)):
+        return query.decode() if isinstance(query, bytes) else query
+    raise InvalidQueryError(f"query: expected a swag.Query, a JSON string or a dict, got {type(query).__name__}")
+
+
+def _jar_url() -> str:
+    return jar_path().resolve().as_uri()
+
+
+def _add_jar(env: Any) -> None:
+    """Adds the jar to a StreamExecutionEnvironment once (pipeline.jars + the gateway's class loader)."""
+    url = _jar_url()
+    jvm = _jvm()
+    key = jvm.org.apache.flink.configuration.PipelineOptions.JARS.key()
+    conf = jvm.org.apache.flink.python.util.PythonConfigUtil.getEnvironmentConfig(env._j_stream_execution_environment)
+    if url not in str(conf.getString(key, "") or ""):
+        env.add_jars(url)
+
+
+def _add_jar_table(t_env: Any) -> None:
+    """Adds the jar to a TableEnvironment's ``pipeline.jars`` once (and to the gateway's class loader)."""
+    from pyflink.common import Configuration
+
+    url = _jar_url()
+    conf = t_env.get_config()
+    jars = [str(j) for j in Configuration.parse_list_value(conf.get("pipeline.jars", None) or "")]
+    if url not in jars:
+        conf.set("pipeline.jars", ";".join(jars + [url]))
+    _ensure_loaded(t_env)
+
+
+def _jvm() -> Any:
+    from pyflink.java_gateway import get_gateway
+
+    return get_gateway().jvm
+
+
+def _call(fn: Any, *args: Any) -> Any:
+    """Calls Java; a Java IllegalArgumentException becomes InvalidQueryError with the Java message."""
+    from py4j.protocol import Py4JJavaError  # type: ignore[import-untyped]
+
+    try:
+        return fn(*args)
+    except Py4JJavaError as e:
+        j = e.java_exception
+        name = j.getClass().getName()
+        msg = j.getMessage()
+        if name in ("java.lang.IllegalArgumentException", "java.lang.IllegalStateException"):
+            err = InvalidQueryError(str(msg))
+            err.java_exception = j
+            raise err from None
+        raise
+
+
+def aggregate(stream: Any, query: Any, *, late: bool = False) -> Any:
+    """Runs ``query`` on a PyFlink ``DataStream`` of named Rows with event-time watermarks.
+
+    Returns the result ``DataStream`` (Rows: key columns, ``window``, ``window_start``,
+    ``window_end``, the aggregates; lists and sketches as strings). With ``late=True`` returns
+    ``(result, late_records)``, the second a DataStream of the input rows too late for every window.
+    """
+    from pyflink.datastream import DataStream
+
+    _add_jar(stream_env(stream))
+    jvm = _jvm()
+    sw = jvm.io.swag.flink.SwagWindows
+    j_in = stream._j_data_stream
+    j_out = _call(sw.aggregate, j_in, _query_json(query))
+    result = DataStream(sw.plainColumns(j_out))
+    if late:
+        return result, DataStream(sw.lateRecords(j_out, j_in))
+    return result
+
+
+def stream_env(stream: Any) -> Any:
+    """The PyFlink StreamExecutionEnvironment of a DataStream."""
+    from pyflink.datastream import StreamExecutionEnvironment
+
+    return StreamExecutionEnvironment(stream._j_data_stream.getExecutionEnvironment())
+
+
+def aggregate_table(t_env: Any, table: Any, query: Any) -> Any:
+    """Runs ``query`` on ``table`` (with a watermark on the query's time column) of a
+    ``StreamTableEnvironment``; returns a ``Table``."""
+    from pyflink.table import Table
+
+    _add_jar_table(t_env)
+    _ensure_loaded(t_env)
+    jvm = _jvm()
+    j_table = _call(jvm.io.swag.flink.SwagTables.aggregate, t_env._j_tenv, table._j_table, _query_json(query))
+    return Table(j_table, t_env)
+
+
+def register_functions(t_env: Any) -> list[str]:
+    """Registers swag's SQL functions (OVER aggregates with retraction) in ``t_env``; returns their names."""
+    _add_jar_table(t_env)
+    _ensure_loaded(t_env)
+    jvm = _jvm()
+    return list(_call(jvm.io.swag.flink.table.SwagFunctions.register, t_env._j_tenv))
+
+
+def _ensure_loaded(t_env: Any) -> None:
+    """Puts the jar on the gateway's context class loader so that Python can call its classes."""
+    from pyflink.util.java_utils import add_jars_to_context_class_loader
+
+    add_jars_to_context_class_loader([_jar_url()])
