@@ -34,20 +34,20 @@ jar-into-package:
 test: venv
 	mvn -B -ntp verify
 	@$(MAKE) --no-print-directory jar-into-package
-	$(PY) -m pytest -q -m "not slow" tests
-	@$(MAKE) --no-print-directory test-flink-python
+	$(PY) -m pytest -q -m "not slow" --ignore=tests/flink tests
 
 test-java:
 	mvn -B -ntp verify
 
 test-python: venv build
-	$(PY) -m pytest -q -m "not slow" tests
+	$(PY) -m pytest -q -m "not slow" --ignore=tests/flink tests
 
 # Everything, including suites marked slow.
 test-all: venv
 	mvn -B -ntp verify
 	@$(MAKE) --no-print-directory jar-into-package
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q --ignore=tests/flink tests
+	@$(MAKE) --no-print-directory test-flink
 
 # --- demo and benchmarks --------------------------------------------------
 demo: venv build
@@ -70,7 +70,7 @@ PY_FLINK     := $(VENV_FLINK)/bin/python
 FLINK_JAR    := connectors/flink/target/swag-flink-*-all.jar
 FLINK_PKGJAR := python/swag/jars/swag-flink.jar
 
-.PHONY: venv-flink flink-jar-into-package test-flink-python bench-flink bench-flink-quick
+.PHONY: venv-flink flink-jar-into-package test-flink test-flink-python bench-flink bench-flink-quick
 
 venv-flink: $(VENV_FLINK)/.installed
 
@@ -87,6 +87,11 @@ jar-into-package: flink-jar-into-package
 flink-jar-into-package:
 	@mkdir -p python/swag/jars
 	@if ls $(FLINK_JAR) >/dev/null 2>&1; then cp $(FLINK_JAR) $(FLINK_PKGJAR); fi
+
+# The Flink connector's Java tests (MiniCluster) and PyFlink tests; not in `make test` yet.
+test-flink: venv
+	mvn -B -ntp -Pflink verify
+	@$(MAKE) --no-print-directory test-flink-python
 
 # PyFlink tests (tests/flink) in .venv-flink; needs the jars (make build, or make test's mvn verify)
 test-flink-python: venv-flink
