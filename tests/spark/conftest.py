@@ -1,0 +1,28 @@
+"""Spark connector tests (marker ``spark``): one local SparkSession for the whole suite, built by
+``swag.spark.session`` (swag jars, RocksDB state store, UTC, 2 shuffle partitions)."""
+
+from __future__ import annotations
+
+import pytest
+
+pyspark = pytest.importorskip("pyspark")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/spark/" in str(item.fspath).replace("\\", "/"):
+            item.add_marker(pytest.mark.spark)
+
+
+@pytest.fixture(scope="session")
+def spark():
+    import swag.spark
+    from swag.errors import SwagSetupError
+
+    try:
+        s = swag.spark.session("swag-tests", shuffle_partitions=2)
+    except SwagSetupError as e:  # jars not built
+        pytest.skip(str(e))
+    s.sparkContext.setLogLevel("ERROR")
+    yield s
+    s.stop()
