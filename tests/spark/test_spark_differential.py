@@ -100,12 +100,6 @@ def _stream_run(spark, tmp_root: str, seed: int):
     return batches, swag_rows(s_out), builtin_rows([b_out]), s_progress
 
 
-@pytest.fixture(scope="session")
-def stream_run(spark, tmp_path_factory):
-    root = str(tmp_path_factory.mktemp("spark-stream"))
-    return lambda seed: _stream_run(spark, root, seed)
-
-
 @pytest.mark.parametrize("seed", [1, 2])
 def test_stream_matches_builtin(stream_run, seed):
     batches, got, expected, progress = stream_run(seed)

@@ -150,7 +150,10 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
 
   @Override
   public scala.collection.Iterator<Row> handleInputRows(Row key, scala.collection.Iterator<Row> rows, TimerValues tv) {
-    long wm = lateEventsWatermark(tv.getCurrentWatermarkInMs()) - 1;
+    long current = tv.getCurrentWatermarkInMs();
+    long late = lateEventsWatermark(current);
+    boolean prevKnown = previousBatchSeen();
+    long wm = late - 1;
     List<Row> out = new ArrayList<>();
     for (int i = 0; i < layout.keys; i++) {
       if (key.isNullAt(i)) {
@@ -203,7 +206,14 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     }
     if (n > 0) {
       kw.setEvictionListener(entries::removeKey);
-      kw.insertBatch(ts, batch, n, kw.firedWatermark(), (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r)));
+      // The key's own fired watermark lags the stream's when its timers have not run for a while:
+      // bring it up to the late-events watermark, else a record accepted for one window would also
+      // go into (and, in update mode, re-emit; in append mode, fire) a window of the key that is
+      // past its lateness by the stream's watermark (what Spark's built-in aggregation drops).
+      // Not when that watermark is the current one (previous batch unknown): windows due at it
+      // fire later in this batch, through their timers.
+      long insertWm = prevKnown ? Math.max(kw.firedWatermark(), wm) : kw.firedWatermark();
+      kw.insertBatch(ts, batch, n, insertWm, (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r)));
       kw.setEvictionListener(null);
       TreeMap<Long, byte[]> add = new TreeMap<>();
       for (int i = 0; i < n; i++) {
@@ -232,6 +242,12 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     }
     Long prev = seen.get(batch - 1);
     return prev == null ? current : Math.min(prev, current);
+  }
+
+  /** Whether this executor saw the previous batch's watermark (after {@link #lateEventsWatermark}). */
+  private boolean previousBatchSeen() {
+    var seen = BATCH_WATERMARKS.get(operatorId);
+    return seen != null && seen.containsKey(getHandle().getQueryInfo().getBatchId() - 1);
   }
 
   private String nanColumn(Object[] row) {

@@ -1,0 +1,244 @@
+"""The swag operator on Spark beyond the differential tests: restart from a checkpoint, bad input
+(every bad record accounted for), update mode against a plain-Python oracle, and setup errors."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter, defaultdict
+from datetime import UTC, datetime
+
+import pytest
+import swag
+import swag.spark
+from swag.errors import InvalidQueryError, SwagError, SwagSetupError
+
+from spark_helpers import BASE, diff, finish, metric_sums, millis, source, watermarks, write_batches
+from test_spark_differential import DELAY, swag_query, swag_rows
+
+
+# ---- restart ----
+
+
+def test_restart_from_checkpoint_gives_the_uninterrupted_output(spark, stream_run, tmp_path):
+    """Stop after half of the files, restart with the same checkpoint (a new operator instance: its
+    executor-side cache misses and the state comes back from the state store): the two runs'
+    outputs together equal the uninterrupted run's, with no (key, window) twice."""
+    batches, uninterrupted, _, _ = stream_run(1)
+    half = len(batches) // 2
+    out, ck = tmp_path / "out", tmp_path / "ck"
+
+    def run():
+        df = swag.spark.aggregate(source(spark, tmp_path / "in", DELAY), swag_query())
+        sq = (df.writeStream.format("parquet").option("path", str(out)).option("checkpointLocation", str(ck))
+              .outputMode("append").trigger(availableNow=True).start())
+        sq.awaitTermination(240)
+        assert sq.exception() is None, sq.exception()
+        return list(sq.recentProgress)
+
+    write_batches(tmp_path / "in", batches[:half])
+    first = run()
+    n_first = spark.read.parquet(str(out)).count()
+    write_batches(tmp_path / "in", batches[half:], first=half)
+    second = run()
+    assert first and second and n_first > 0
+    assert sum(p["numInputRows"] for p in first + second) == sum(len(b) for b in batches)
+    got = swag_rows(spark.read.parquet(str(out)))  # asserts no (key, window) twice
+    # values within 1e-9 (the restored aggregator combines mean/stddev partials in another order)
+    problems = diff(got, uninterrupted)
+    if problems:
+        # Known and unresolved (SwagProcessor.lateEventsWatermark): the first batch after a restart
+        # does not know the previous batch's watermark (kept in executor memory only), so it uses
+        # the current one, stricter than Spark's late-events watermark: records the uninterrupted
+        # run (and Spark's built-in aggregation) count are reported late. Still asserted above: the
+        # same windows, none twice.
+        pytest.xfail(f"restart drops records of its first batch as late: {len(problems)} windows differ, "
+                     f"first: {problems[0][:300]}")
+
+
+# ---- bad input ----
+
+
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def test_bad_input_is_accounted_for(spark, tmp_path):
+    """Null keys, null and unparsable times, NaN values and records beyond the lateness: the query
+    keeps running, the windows of the good records are right, each bad record comes back as a row
+    (late="keep") and is counted in the observed metrics."""
+    from pyspark.sql import functions as F
+
+    B = BASE
+    rows = [
+        [("a", _iso(B + 1000), 1.0), ("a", _iso(B + 3000), 2.0), ("b", _iso(B + 2000), 3.0),
+         (None, _iso(B + 1500), 1.0), ("a", None, 1.0), ("a", "not a time", 1.0), ("a", _iso(B + 4000), float("nan"))],
+        [("a", _iso(B + 30_000), 5.0)],
+        [("b", _iso(B + 26_000), 4.0)],  # runs with the watermark 25s (from the batch before)
+        # a@5s: its window ended at 10s <= 25s, the watermark of the batch before: late (Spark's
+        # late-events watermark; in the batch before, a@5s would still have counted)
+        [("a", _iso(B + 5000), 7.0)],
+        [("zz", _iso(B + 200_000), 0.0)],
+        [("zz", _iso(B + 200_001), 0.0)],
+    ]
+    d = tmp_path / "in"
+    d.mkdir()
+    for i, b in enumerate(rows):
+        p = d / f"part-{i:04d}.json"
+        p.write_text("".join(json.dumps({"k": k, "ts_s": t, "v": v}) + "\n" for k, t, v in b))
+        os.utime(p, (1_600_000_000 + 10 * i,) * 2)
+    src = spark.readStream.schema("k STRING, ts_s STRING, v DOUBLE").option("maxFilesPerTrigger", 1).json(str(d))
+    src = src.select("k", "v", F.try_to_timestamp("ts_s").alias("ts")).withWatermark("ts", "5 seconds")
+    q = swag.Query(key="k", time="ts", lateness=0).window(10_000, s=swag.sum("v"), n=swag.count(), mx=swag.max("v"))
+    out = swag.spark.aggregate(src, q, late="keep")
+    sq = (out.writeStream.format("memory").queryName("bad_input").outputMode("append")
+          .option("checkpointLocation", str(tmp_path / "ck")).trigger(availableNow=True).start())
+    table, progress = finish(sq)
+    result = millis(table, "window_start", "window_end").collect()
+    windows = {(r.k, r.window_start - B, r.window_end - B): (r.s, r.n, r.mx) for r in result if r.swag_kind == "window"}
+    assert windows == {
+        ("a", 0, 10_000): (3.0, 2, 2.0),
+        ("b", 0, 10_000): (3.0, 1, 3.0),
+        ("b", 20_000, 30_000): (4.0, 1, 4.0),
+        ("a", 30_000, 40_000): (5.0, 1, 5.0),
+    }
+    others = sorted((r.swag_kind, r.swag_reason, r.swag_record) for r in result if r.swag_kind != "window")
+    kinds = Counter(k for k, _, _ in others)
+    assert kinds == {"rejected": 4, "late": 1}, others
+    reasons = [reason for _, reason, _ in others]
+    assert sum("key column 'k' is null" in x for x in reasons) == 1
+    assert sum("time column 'ts' is null" in x for x in reasons) == 2  # null, and "not a time" (no timestamp)
+    assert sum("column 'v' is NaN" in x for x in reasons) == 1
+    late = [rec for k, _, rec in others if k == "late"]
+    assert len(late) == 1 and '"v": 7.0' in late[0]
+    m = metric_sums(progress)
+    assert (m["late"], m["rejected"], m["windows"]) == (1, 4, 4)
+
+
+# ---- update mode ----
+
+SIZE, SLIDE, LATENESS = 20_000, 10_000, 5_000
+
+
+def _starts(t: int) -> list[int]:
+    return list(range((t // SLIDE) * SLIDE, t - SIZE, -SLIDE))
+
+
+def oracle_update(batches, wm: dict[int, int]):
+    """Rows per batch of swag's update mode over sliding windows with lateness, given the watermark
+    S_i each batch ran with (Spark's: records with time < S are late; swag's watermark is S - 1):
+
+    - a record of batch i is used for each window with ``end + lateness > S_{i-1}`` (the previous
+      batch's watermark, Spark's late-events watermark; S_0 for batch 0); none: late;
+    - after the batch's records: one updated row per already-emitted window the batch touched;
+    - then every window with ``end <= S_i`` not emitted yet is emitted; windows with
+      ``end + lateness <= S_i`` are dropped."""
+    state: dict[tuple[str, int], list[float]] = defaultdict(list)
+    emitted: set[tuple[str, int]] = set()
+    out, late = {}, 0
+    for i in sorted(wm):
+        prev, cur = wm[i - 1] if i > 0 else wm[0], wm[i]
+        touched, rows = set(), []
+        for r in batches[i] if i < len(batches) else []:
+            alive = [s for s in _starts(r["t"]) if s + SIZE + LATENESS > prev]
+            late += not alive
+            for s in alive:
+                state[(r["k"], s)].append(r["v"])
+                if (r["k"], s) in emitted:
+                    touched.add((r["k"], s))
+        rows += [(k, s, s + SIZE, len(state[(k, s)]), sum(state[(k, s)])) for k, s in touched]
+        for k, s in list(state):
+            if (k, s) not in emitted and s + SIZE <= cur:
+                rows.append((k, s, s + SIZE, len(state[(k, s)]), sum(state[(k, s)])))
+                emitted.add((k, s))
+            if s + SIZE + LATENESS <= cur:
+                del state[(k, s)]
+        out[i] = sorted(rows)
+    return out, late
+
+
+def test_update_mode_matches_oracle(spark, tmp_path):
+    s = 1000
+    B = BASE
+    recs = [
+        [("a", 5 * s), ("b", 11 * s)],
+        [("c", 17 * s)],
+        [("d", 18 * s)],
+        # a@9s: its window [-10s, 10s) is past its lateness (15s <= 17s), [0s, 20s) is not
+        [("a", 9 * s)],
+        [("b", 31 * s), ("a", 12 * s)],
+        # inside the lateness of emitted windows ([0, 20s), [10s, 30s) of b), and late for all
+        [("b", 19 * s), ("b", 26 * s), ("c", 3 * s)],
+        [("a", 33 * s), ("c", 27 * s)],
+        [("zz", 200 * s)],
+        [("zz", 201 * s)],
+    ]
+    batches = [[{"k": k, "t": B + t, "v": float(j + 1)} for j, (k, t) in enumerate(b)] for b in recs]
+    write_batches(tmp_path / "in", batches)
+    q = swag.Query(key="k", time="ts", lateness=LATENESS).window(SIZE, slide=SLIDE, n=swag.count(), s=swag.sum("v"))
+    out = swag.spark.aggregate(source(spark, tmp_path / "in", "0 seconds"), q, output_mode="update")
+    got: dict[int, list] = {}
+
+    def collect(df, batch_id):
+        got[batch_id] = sorted(
+            (r.k, r.window_start - B, r.window_end - B, r.n, r.s) for r in millis(df, "window_start", "window_end").collect()
+        )
+
+    sq = (out.writeStream.foreachBatch(collect).outputMode("update").option("checkpointLocation", str(tmp_path / "ck"))
+          .trigger(availableNow=True).start())
+    sq.awaitTermination(240)
+    assert sq.exception() is None, sq.exception()
+    progress = list(sq.recentProgress)
+    wm = {i: w - B for i, w in watermarks(progress).items()}
+    rel = [[{**r, "t": r["t"] - B} for r in b] for b in batches]
+    expected, late = oracle_update(rel, {i: max(w, -(10**12)) for i, w in wm.items()})
+    assert {i: v for i, v in got.items() if v} == {i: v for i, v in expected.items() if v}
+    assert metric_sums(progress)["late"] == late
+    assert any(len(v) for i, v in expected.items() if i >= 4)  # updates after the first rows happened
+
+
+# ---- errors ----
+
+
+@pytest.fixture()
+def rate(spark):
+    return spark.readStream.format("rate").load().selectExpr("cast(value % 3 as string) as k", "timestamp as ts",
+                                                             "cast(value as double) as v")
+
+
+def _q(column: str = "v") -> swag.Query:
+    return swag.Query(key="k", time="ts").window(10_000, mx=swag.max(column))
+
+
+def test_stream_without_watermark_names_the_time_column(rate):
+    with pytest.raises(SwagError, match="'ts'.*withWatermark"):
+        swag.spark.aggregate(rate, _q())
+    assert swag.spark.aggregate(rate, _q(), watermark_delay="10s").isStreaming  # the option is the way out
+
+
+def test_session_without_rocksdb_names_the_provider_conf(spark, rate):
+    conf = swag.spark.PROVIDER_CONF
+    old = spark.conf.get(conf)
+    spark.conf.set(conf, "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider")
+    try:
+        with pytest.raises(SwagSetupError, match=conf.replace(".", r"\.")):
+            swag.spark.aggregate(rate.withWatermark("ts", "1 second"), _q())
+    finally:
+        spark.conf.set(conf, old)
+    assert spark.conf.get(conf) == swag.spark.ROCKSDB
+
+
+def test_missing_column_is_named(spark, rate):
+    with pytest.raises(SwagError, match="'nope'"):
+        swag.spark.aggregate(rate.withWatermark("ts", "1 second"), _q("nope"))
+    static = spark.createDataFrame([("a", 1, 1.0)], "k string, ts long, v double")
+    with pytest.raises(SwagError, match="'nope'"):
+        swag.spark.aggregate(static, _q("nope"))
+
+
+@pytest.mark.xfail(strict=True, reason="python/swag/spark.py _translate: PySpark converts the Java "
+                   "IllegalArgumentException to pyspark.errors.IllegalArgumentException (no java_exception), "
+                   "so it becomes a plain SwagError, not InvalidQueryError")
+def test_invalid_input_raises_invalid_query_error(rate):
+    with pytest.raises(InvalidQueryError):
+        swag.spark.aggregate(rate, _q())
