@@ -52,6 +52,13 @@ public interface TimedAggregator {
   long youngestTime();
 
   /**
+   * The smallest entry time {@code >= t}, or {@code Long.MAX_VALUE} if there is none (also when
+   * empty). O(log n); the executor uses it to find a window's next non-empty window without keeping
+   * a second index of the times.
+   */
+  long ceilingTime(long t);
+
+  /**
    * Number of entries. The trees hold one entry per distinct time; the in-order aggregators keep
    * equal times as adjacent entries (their combined aggregate is the same).
    */

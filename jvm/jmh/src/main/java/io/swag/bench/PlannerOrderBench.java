@@ -45,6 +45,10 @@ public class PlannerOrderBench {
   @Param({"in_order", "unknown", "out_of_order"})
   public String hint;
 
+  /** The aggregates, '+'-separated: cheap ({@code max+sum}) or expensive ({@code bloom}, {@code kll}). */
+  @Param({"max+sum"})
+  public String functions;
+
   /** "planned", or an algorithm name forced into the plan. */
   @Param({"planned"})
   public String forced;
@@ -54,7 +58,7 @@ public class PlannerOrderBench {
 
   @Setup(Level.Trial)
   public void setUp() {
-    String json = PlannerSharingBench.spec(List.of(3_600_000L), 60_000L).replace("\"order\":\"out_of_order\"",
+    String json = PlannerSharingBench.spec(List.of(3_600_000L), 60_000L, List.of(functions.split("\\+"))).replace("\"order\":\"out_of_order\"",
         "\"order\":\"" + hint + "\"");
     Plan plan = Planner.plan(QuerySpec.fromJson(json));
     if (!forced.equals("planned")) {

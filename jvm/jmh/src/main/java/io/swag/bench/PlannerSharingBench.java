@@ -68,12 +68,21 @@ public class PlannerSharingBench {
   private ExecutorStream stream;
 
   static String spec(List<Long> sizes, long slide) {
+    return spec(sizes, slide, List.of("max", "sum"));
+  }
+
+  /** Windows of {@code sizes}, each with one aggregate of v per function ({@code max0}, {@code sum0}, ...). */
+  static String spec(List<Long> sizes, long slide, List<String> functions) {
     StringBuilder w = new StringBuilder();
     for (int j = 0; j < sizes.size(); j++) {
       w.append(j == 0 ? "" : ",").append("{\"kind\":\"time\",\"size\":").append(sizes.get(j)).append(",\"slide\":")
-          .append(slide).append(",\"aggregates\":[{\"output\":\"max").append(j)
-          .append("\",\"function\":\"max\",\"column\":\"v\"},{\"output\":\"sum").append(j)
-          .append("\",\"function\":\"sum\",\"column\":\"v\"}]}");
+          .append(slide).append(",\"aggregates\":[");
+      for (int f = 0; f < functions.size(); f++) {
+        String fn = functions.get(f);
+        w.append(f == 0 ? "" : ",").append("{\"output\":\"").append(fn).append(j).append("\",\"function\":\"")
+            .append(fn).append("\",\"column\":\"v\"}");
+      }
+      w.append("]}");
     }
     return "{\"version\":1,\"key\":[\"k\"],\"time\":\"t\",\"lateness_ms\":0,\"order\":\"out_of_order\","
         + "\"emit\":\"window_end\",\"windows\":[" + w + "]}";

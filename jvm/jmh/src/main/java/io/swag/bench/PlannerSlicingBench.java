@@ -23,7 +23,8 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Planner rule "slice iff emit is window_end, the group uses a tree and gcd &gt;= 1000 ms"
  * ({@link Planner#MIN_SLICE_MS}), through the engine-free {@link io.swag.core.plan.LocalExecutor}:
- * one sliding window of 1 h with slide {@code slideMs} ({@code max(v)} and {@code sum(v)}, per key,
+ * one sliding window of 1 h with slide {@code slideMs} ({@code functions} of v, by default {@code max} and
+ * {@code sum}, per key,
  * order {@code out_of_order}, so a {@code bfiba} tree), slicing forced {@code on} or {@code off} with
  * {@link io.swag.core.plan.GroupPlan#withSlicing}, over {@link ExecutorStream} (4 keys, 50 records/s
  * per key, random delays, watermark = max time - 2 s). One op = one record (including the window
@@ -44,6 +45,10 @@ public class PlannerSlicingBench {
   @Param({"on", "off"})
   public String slicing;
 
+  /** The aggregates, '+'-separated: cheap ({@code max+sum}) or an expensive sketch ({@code kll}, {@code bloom}). */
+  @Param({"max+sum"})
+  public String functions;
+
   @Param({"4"})
   public int keys;
 
@@ -54,7 +59,7 @@ public class PlannerSlicingBench {
 
   @Setup(Level.Trial)
   public void setUp() {
-    QuerySpec spec = QuerySpec.fromJson(PlannerSharingBench.spec(List.of(3_600_000L), slideMs));
+    QuerySpec spec = QuerySpec.fromJson(PlannerSharingBench.spec(List.of(3_600_000L), slideMs, List.of(functions.split("\\+"))));
     Plan plan = Planner.plan(spec);
     boolean on = switch (slicing) {
       case "on" -> true;

@@ -241,6 +241,31 @@ public final class TimedFifo implements TimedFifoAggregator, TimedAggregator {
     return times[(end - 1) & (times.length - 1)];
   }
 
+  /** Binary search of the (non-decreasing) ring of times. */
+  @Override
+  public long ceilingTime(long t) {
+    return ceiling(times, front, end, t);
+  }
+
+  /**
+   * The smallest time {@code >= t} among positions {@code [front, end)} of a power-of-two ring of
+   * non-decreasing times, or {@code Long.MAX_VALUE}. O(log n).
+   */
+  public static long ceiling(long[] ring, int front, int end, long t) {
+    int mask = ring.length - 1;
+    int lo = 0;
+    int hi = end - front;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (ring[(front + mid) & mask] < t) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo == end - front ? Long.MAX_VALUE : ring[(front + lo) & mask];
+  }
+
   @Override
   public Object query() {
     return inner.query();

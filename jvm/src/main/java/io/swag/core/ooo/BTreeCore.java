@@ -1143,6 +1143,35 @@ abstract class BTreeCore implements TimedAggregator {
     return time(rightFinger, cnt[rightFinger] - 1);
   }
 
+  /** Descends from the root; the last entry {@code >= t} seen on the way down is the smallest. */
+  @Override
+  public final long ceilingTime(long t) {
+    if (size == 0) {
+      return Long.MAX_VALUE;
+    }
+    final long[] times = this.times;
+    long best = Long.MAX_VALUE;
+    int y = root;
+    while (true) {
+      int b = y * cap;
+      int a = cnt[y];
+      int i = 0;
+      while (i < a && times[b + i] < t) {
+        i++;
+      }
+      if (i < a) {
+        if (times[b + i] == t) {
+          return t;
+        }
+        best = times[b + i];
+      }
+      if ((flags[y] & LEAF) != 0) {
+        return best;
+      }
+      y = kids[y * stride + i];
+    }
+  }
+
   @Override
   public final int size() {
     return size;

@@ -246,6 +246,11 @@ public final class AdaptiveAggregator implements TimedAggregator {
   }
 
   @Override
+  public long ceilingTime(long t) {
+    return tree != null ? tree.ceilingTime(t) : TimedFifo.ceiling(times, front, end, t);
+  }
+
+  @Override
   public int size() {
     return tree != null ? tree.size() : end - front;
   }

@@ -65,10 +65,10 @@ public final class KeyWindows {
   private long rows;
   private java.util.function.LongConsumer evictionListener;
 
-  KeyWindows(WindowGroup g, boolean retainRows) {
+  KeyWindows(WindowGroup g, boolean retainRows, boolean recordTimes) {
     this.g = g;
     this.retainRows = retainRows;
-    this.keepTimes = retainRows || !g.perRecord;
+    this.keepTimes = retainRows || recordTimes;
     this.delay = g.fireDelay();
     this.agg = g.newAggregator();
     this.nextFire = new long[g.windows.length];
@@ -158,10 +158,14 @@ public final class KeyWindows {
     for (int i = 0; i < n; i++) {
       st[i] = ts[order[i]];
       sv[i] = batch[order[i]];
-      bucket(st[i]).add(batch[order[i]]);
+      if (keepTimes) {
+        bucket(st[i]).add(batch[order[i]]);
+      }
     }
     bulkInsert(st, sv, n);
-    rows += n;
+    if (keepTimes) {
+      rows += n;
+    }
     for (int i = 0; i < g.windows.length; i++) {
       WindowSpec w = g.windows[i];
       long lastEmitted = Long.MIN_VALUE;
@@ -269,11 +273,20 @@ public final class KeyWindows {
     long st = f - delay - w.size() + 1;
     out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
     nextFire[i] = Long.MAX_VALUE;
-    Map.Entry<Long, Bucket> e = times.ceilingEntry(st + w.slide());
-    if (e != null) {
-      long next = Math.max(st + w.slide(), w.firstStart(e.getKey()));
+    long t = ceilingTime(st + w.slide());
+    if (t != Long.MAX_VALUE) {
+      long next = Math.max(st + w.slide(), w.firstStart(t));
       schedule(i, sat(next + w.size() - 1, delay));
     }
+  }
+
+  /** The smallest record time {@code >= t}, or {@code Long.MAX_VALUE}: from the times if kept, else the aggregator. */
+  private long ceilingTime(long t) {
+    if (keepTimes) {
+      Long c = times.ceilingKey(t);
+      return c == null ? Long.MAX_VALUE : c;
+    }
+    return agg.ceilingTime(t);
   }
 
   /** Bulk-evicts the entries with time {@code <= bound} (once per bound); returns how many went. */
@@ -304,6 +317,10 @@ public final class KeyWindows {
    * store); needs record times to be kept ({@code retainRows} or {@code window_end}).
    */
   public void setEvictionListener(java.util.function.LongConsumer listener) {
+    if (listener != null && !keepTimes) {
+      throw new IllegalStateException("an eviction listener needs a KeyWindows that keeps its record times"
+          + " (WindowGroup.newKey(retainRows, true))");
+    }
     this.evictionListener = listener;
   }
 
@@ -317,7 +334,7 @@ public final class KeyWindows {
     return agg.size();
   }
 
-  /** Records held (retained rows, or records inserted and not evicted when times are kept). */
+  /** Records held (retained rows, or records inserted and not evicted when times are kept; else 0). */
   public long records() {
     return rows;
   }
@@ -378,17 +395,17 @@ public final class KeyWindows {
       }
     }
     bulkInsert(st, sv, n);
-    rows = n;
+    rows = keepTimes ? n : 0;
     Arrays.fill(nextFire, Long.MAX_VALUE);
-    if (g.perRecord || times.isEmpty()) {
+    if (g.perRecord || agg.isEmpty()) {
       return;
     }
     for (int i = 0; i < g.windows.length; i++) {
       WindowSpec w = g.windows[i];
       long from = firedWatermark == Long.MIN_VALUE ? Long.MIN_VALUE
           : w.alignUp(sat(sat(firedWatermark, -delay), 2 - w.size()));
-      Long t0 = times.ceilingKey(from);
-      if (t0 != null) {
+      long t0 = ceilingTime(from);
+      if (t0 != Long.MAX_VALUE) {
         long s = Math.max(from, w.firstStart(t0));
         nextFire[i] = sat(s + w.size() - 1, delay);
       }

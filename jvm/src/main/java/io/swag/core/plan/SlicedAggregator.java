@@ -194,6 +194,30 @@ public final class SlicedAggregator implements TimedAggregator {
     return s.times[s.n - 1];
   }
 
+  /** The slice holding {@code t} (binary search among its records), else the next slice's first record. */
+  @Override
+  public long ceilingTime(long t) {
+    java.util.Map.Entry<Long, Slice> e = slices.ceilingEntry(sliceStart(t));
+    while (e != null) {
+      Slice sl = e.getValue();
+      int lo = 0;
+      int hi = sl.n;
+      while (lo < hi) {
+        int mid = (lo + hi) >>> 1;
+        if (sl.times[mid] < t) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      if (lo < sl.n) {
+        return sl.times[lo];
+      }
+      e = slices.higherEntry(e.getKey());
+    }
+    return Long.MAX_VALUE;
+  }
+
   /** Number of slices. */
   @Override
   public int size() {

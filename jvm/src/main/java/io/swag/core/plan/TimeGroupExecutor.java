@@ -34,7 +34,7 @@ final class TimeGroupExecutor extends GroupExecutor {
     State(Object key, Object[] keyValues) {
       this.key = key;
       this.keyValues = keyValues;
-      this.kw = group.newKey(false);
+      this.kw = group.newKey(false, false);
       this.timerId = new long[windows.length];
       this.scheduled = new long[windows.length];
       java.util.Arrays.fill(scheduled, Long.MAX_VALUE);

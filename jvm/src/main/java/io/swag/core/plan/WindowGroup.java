@@ -142,7 +142,17 @@ public final class WindowGroup {
 
   /** Per-key state; {@code retainRows}: also keep the input rows, for checkpoints (see {@link KeyWindows}). */
   public KeyWindows newKey(boolean retainRows) {
-    return new KeyWindows(this, retainRows);
+    return new KeyWindows(this, retainRows, !perRecord);
+  }
+
+  /**
+   * Per-key state; {@code recordTimes}: keep an index of the distinct record times beside the
+   * aggregator (needed for {@link KeyWindows#setEvictionListener} and {@link KeyWindows#records});
+   * without it the next non-empty window is found with {@link TimedAggregator#ceilingTime}, which
+   * saves a sorted-map update per record (the engine-free executor does so).
+   */
+  public KeyWindows newKey(boolean retainRows, boolean recordTimes) {
+    return new KeyWindows(this, retainRows, recordTimes);
   }
 
   public QuerySpec spec() {

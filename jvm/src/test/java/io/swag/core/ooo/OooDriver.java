@@ -365,6 +365,16 @@ final class OooDriver {
       long b = a + rnd.nextLong(span + 5);
       checkedRanges++;
       compare("query(" + a + ", " + b + ")", bt.queryPartial(a, b), oracle.query(a, b));
+      checkCeiling(a);
+    }
+  }
+
+  /** ceilingTime(t) against the oracle's map. */
+  void checkCeiling(long t) {
+    Long want = oracle.map.ceilingKey(t);
+    long got = tree.ceilingTime(t);
+    if (got != (want == null ? Long.MAX_VALUE : want)) {
+      fail(where() + "ceilingTime(" + t + ") = " + got + ", expected " + want);
     }
   }
 
@@ -378,6 +388,11 @@ final class OooDriver {
     if (n > 0) {
       assertEquals(oracle.map.firstKey(), tree.oldestTime(), "oldestTime");
       assertEquals(oracle.map.lastKey(), tree.youngestTime(), "youngestTime");
+      if (sample(n)) {
+        checkCeiling(oracle.map.firstKey() - 1 + rnd.nextLong(oracle.map.lastKey() - oracle.map.firstKey() + 3));
+      }
+    } else {
+      checkCeiling(rnd.nextLong());
     }
     if (rnd.nextInt(3) == 0) {
       Object got = bt.queryPartial();

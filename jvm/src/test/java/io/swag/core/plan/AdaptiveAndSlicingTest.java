@@ -53,6 +53,8 @@ class AdaptiveAndSlicingTest {
           long g = f + rnd.nextInt(80);
           assertEquals(b.query(f, g), a.query(f, g), "seed " + seed + " op " + i);
         }
+        long c = t - rnd.nextInt(120) + 2;
+        assertEquals(b.ceilingTime(c), a.ceilingTime(c), "ceilingTime(" + c + ") seed " + seed + " op " + i);
         if (rnd.nextInt(20) == 0) {
           long e = t - 100;
           a.bulkEvict(e);
@@ -136,5 +138,43 @@ class AdaptiveAndSlicingTest {
     }
     out.add("late " + ex.lateCount());
     return out;
+  }
+
+  /** ceilingTime of the in-order and sliced aggregators against a sorted set of the live times. */
+  @Test
+  void ceilingTimeMatchesSortedTimes() {
+    for (long seed = 0; seed < 4; seed++) {
+      Random rnd = new Random(seed);
+      TimedAggregator fifo = io.swag.core.Swag.timedFifo("daba_lite", product());
+      SlicedAggregator sliced = new SlicedAggregator(Trees.create("bfiba4", product()), 10, product());
+      java.util.TreeSet<Long> inOrder = new java.util.TreeSet<>();
+      java.util.TreeSet<Long> any = new java.util.TreeSet<>();
+      long t = 0;
+      for (int i = 0; i < 3000; i++) {
+        t += rnd.nextInt(4);
+        Object[] in = {1.0, 1.0, 1.0};
+        fifo.insert(t, in);
+        inOrder.add(t);
+        long ts = t - rnd.nextInt(30);
+        sliced.insert(ts, in);
+        any.add(ts);
+        if (rnd.nextInt(25) == 0) {
+          long e = t - 40 - rnd.nextInt(40);
+          fifo.bulkEvict(e);
+          inOrder.headSet(e, true).clear();
+          // the sliced aggregator evicts whole slices (starts <= e - 9 are complete below e)
+          long se = sliced.sliceStart(e + 1) - 1;
+          sliced.bulkEvict(se);
+          any.headSet(se, true).clear();
+        }
+        for (int q = 0; q < 3; q++) {
+          long c = t - rnd.nextInt(150) + 3;
+          Long w1 = inOrder.ceiling(c);
+          Long w2 = any.ceiling(c);
+          assertEquals(w1 == null ? Long.MAX_VALUE : w1, fifo.ceilingTime(c), "fifo ceilingTime(" + c + ") seed " + seed);
+          assertEquals(w2 == null ? Long.MAX_VALUE : w2, sliced.ceilingTime(c), "sliced ceilingTime(" + c + ") seed " + seed);
+        }
+      }
+    }
   }
 }
