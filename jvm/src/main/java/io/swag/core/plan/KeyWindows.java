@@ -106,25 +106,39 @@ public final class KeyWindows {
       return;
     }
     for (int i = 0; i < g.windows.length; i++) {
-      WindowSpec w = g.windows[i];
-      long first = w.firstStart(t);
-      long last = w.lastStart(t);
-      long firstUnfired = first;
-      if (watermark != Long.MIN_VALUE) {
-        if (!g.finalOnly) {
-          // windows that fired (end - 1 <= wm) and are within lateness (end - 1 + L > wm): updated rows
-          long lo = Math.max(first, w.alignUp(sat(sat(watermark, -g.lateness), 2 - w.size())));
-          long hi = Math.min(last, w.lastStart(sat(watermark, 1 - w.size())));
-          for (long st = lo; st <= hi; st += w.slide()) {
-            out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
-          }
-        }
-        firstUnfired = Math.max(first, w.alignUp(sat(sat(watermark, -delay), 2 - w.size())));
-      }
-      if (firstUnfired <= last) {
-        schedule(i, sat(firstUnfired + w.size() - 1, delay));
-      }
+      updateAndSchedule(i, t, watermark, Long.MIN_VALUE, out);
     }
+  }
+
+  /**
+   * For window {@code i} and a record at {@code t}: emits an updated row for each window containing
+   * it that already fired and is within the lateness ({@code end - 1 <= watermark < end - 1 + L},
+   * none in final mode), skipping starts {@code <= lastEmitted}; schedules its earliest unfired window.
+   * Returns the last start emitted (or {@code lastEmitted}).
+   */
+  private long updateAndSchedule(int i, long t, long watermark, long lastEmitted, WindowOutput out) {
+    WindowSpec w = g.windows[i];
+    long first = w.firstStart(t);
+    long last = w.lastStart(t);
+    long firstUnfired = first;
+    if (watermark != Long.MIN_VALUE) {
+      if (!g.finalOnly) {
+        long lo = Math.max(first, w.alignUp(sat(sat(watermark, -g.lateness), 2 - w.size())));
+        if (lastEmitted != Long.MIN_VALUE) {
+          lo = Math.max(lo, lastEmitted + w.slide());
+        }
+        long hi = Math.min(last, w.lastStart(sat(watermark, 1 - w.size())));
+        for (long st = lo; st <= hi; st += w.slide()) {
+          out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
+          lastEmitted = st;
+        }
+      }
+      firstUnfired = Math.max(first, w.alignUp(sat(sat(watermark, -delay), 2 - w.size())));
+    }
+    if (firstUnfired <= last) {
+      schedule(i, sat(firstUnfired + w.size() - 1, delay));
+    }
+    return lastEmitted;
   }
 
   /**
@@ -167,28 +181,9 @@ public final class KeyWindows {
       rows += n;
     }
     for (int i = 0; i < g.windows.length; i++) {
-      WindowSpec w = g.windows[i];
       long lastEmitted = Long.MIN_VALUE;
       for (int k = 0; k < n; k++) {
-        long t = st[k];
-        long first = w.firstStart(t);
-        long last = w.lastStart(t);
-        long firstUnfired = first;
-        if (watermark != Long.MIN_VALUE) {
-          if (!g.finalOnly) {
-            long lo = Math.max(Math.max(first, lastEmitted == Long.MIN_VALUE ? first : lastEmitted + w.slide()),
-                w.alignUp(sat(sat(watermark, -g.lateness), 2 - w.size())));
-            long hi = Math.min(last, w.lastStart(sat(watermark, 1 - w.size())));
-            for (long s = lo; s <= hi; s += w.slide()) {
-              out.emit(i, s, s + w.size(), asList(agg.query(s, s + w.size() - 1)));
-              lastEmitted = s;
-            }
-          }
-          firstUnfired = Math.max(first, w.alignUp(sat(sat(watermark, -delay), 2 - w.size())));
-        }
-        if (firstUnfired <= last) {
-          schedule(i, sat(firstUnfired + w.size() - 1, delay));
-        }
+        lastEmitted = updateAndSchedule(i, st[k], watermark, lastEmitted, out);
       }
     }
   }
