@@ -373,6 +373,9 @@ def _groups(q: swag.Query) -> list[dict[str, Any]]:
         ("in_order", swag.sum, "soe"),
         ("out_of_order", swag.max, "bfiba"),
         ("unknown", swag.max, "adaptive"),
+        # an expensive sketch with a coarse gcd (1 min): a sliced tree whatever the hint
+        ("in_order", swag.hll, "bfiba"),
+        ("unknown", swag.hll, "bfiba"),
     ],
 )
 def test_explain_names_algorithm_and_reasons(order: str, function: Any, expected: str) -> None:

@@ -14,6 +14,12 @@ Each plot is drawn only if its input file is present:
 | citibike.json (CitiBikeBench) | citibike.png: records/s by window length |
 | planner-slicing.json (PlannerSlicingBench) | planner-slicing.png: slicing on/off by slide |
 | planner-sharing.json (PlannerSharingBench) | planner-sharing.png: shared vs separate trees |
+| planner-order-r*.json (PlannerOrderBench, one file per round) | planner-order.png: plan per ordering hint |
+| planner-slicing-r*.json (PlannerSlicingBench, one file per round) | planner-slicing-rounds.png: slicing by function |
+
+Round files: the same matrix run several times, interleaved with other benchmarks, so that a burst of
+load on this shared VM hits one round and not one configuration. Their tables give the median of
+every measurement iteration of every round, and the lowest and highest iteration.
 """
 from __future__ import annotations
 
@@ -212,6 +218,87 @@ def slicing_plot(d: Path) -> None:
     save(fig, d / "planner-slicing.png")
 
 
+def load_rounds(d: Path, stem: str) -> dict[tuple, list[float]]:
+    """Every measurement iteration of every round file {stem}-r*.json, by the benchmark's parameters."""
+    out: dict[tuple, list[float]] = defaultdict(list)
+    for f in sorted(d.glob(f"{stem}-r*.json")):
+        for r in load_jmh(f):
+            key = tuple(sorted(r["params"].items()))
+            out[key] += [x for fork in r["primaryMetric"]["rawData"] for x in fork]
+    return out
+
+
+def med(xs: list[float]) -> float:
+    ys = sorted(xs)
+    n = len(ys)
+    return ys[n // 2] if n % 2 else (ys[n // 2 - 1] + ys[n // 2]) / 2
+
+
+ORDER_HINTS = ("in_order", "unknown", "out_of_order")
+
+
+def order_rows(d: Path) -> list[tuple[str, str, dict[str, list[float]]]]:
+    """(functions, stream, {hint: samples}) of the PlannerOrderBench rounds."""
+    rounds = load_rounds(d, "planner-order")
+    rows: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(dict)
+    for key, xs in rounds.items():
+        p = dict(key)
+        if p.get("forced", "planned") == "planned":
+            rows[(p.get("functions", "max+sum"), p["stream"])][p["hint"]] = xs
+    return [(f, st, c) for (f, st), c in sorted(rows.items())]
+
+
+def order_plot(d: Path) -> None:
+    rows = order_rows(d)
+    if not rows:
+        return
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    width = 0.27
+    colors = {"in_order": "tab:green", "unknown": "tab:olive", "out_of_order": "tab:blue"}
+    for j, hint in enumerate(ORDER_HINTS):
+        xs = [i + (j - 1) * width for i in range(len(rows))]
+        ys = [med(c[hint]) / 1e6 if hint in c else 0 for _, _, c in rows]
+        lo = [y - min(c[hint]) / 1e6 if hint in c else 0 for y, (_, _, c) in zip(ys, rows)]
+        hi = [max(c[hint]) / 1e6 - y if hint in c else 0 for y, (_, _, c) in zip(ys, rows)]
+        ax.bar(xs, ys, width, yerr=[lo, hi], capsize=2, label=f"hint {hint}", color=colors[hint])
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels([f"{f}\n{st} stream" for f, st, _ in rows], fontsize=8)
+    ax.set_ylabel("M records/s (median, min-max)")
+    ax.set_title("PlannerOrderBench: the plan of each ordering hint, LocalExecutor, slicing off")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    save(fig, d / "planner-order.png")
+
+
+def slicing_rows(d: Path) -> dict[tuple[str, int], dict[str, list[float]]]:
+    rows: dict[tuple[str, int], dict[str, list[float]]] = defaultdict(dict)
+    for key, xs in load_rounds(d, "planner-slicing").items():
+        p = dict(key)
+        rows[(p.get("functions", "max+sum"), int(p["slideMs"]))][p["slicing"]] = xs
+    return rows
+
+
+def slicing_rounds_plot(d: Path) -> None:
+    rows = slicing_rows(d)
+    if not rows:
+        return
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    for fn, style in (("max+sum", "-"), ("bloom", "--")):
+        for k in ("on", "off"):
+            pts = sorted((sl / 1000, med(c[k]) / 1e3) for (f, sl), c in rows.items() if f == fn and k in c)
+            if pts:
+                ax.plot([x for x, _ in pts], [y for _, y in pts], style, marker="o", color=COLORS[k],
+                        label=f"{fn}, slicing {k}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("slide = slice width (s); window 1 h")
+    ax.set_ylabel("k records/s (median)")
+    ax.set_title("PlannerSlicingBench: slicing by function cost, out of order")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize=8)
+    save(fig, d / "planner-slicing-rounds.png")
+
+
 def planner_sharing_plot(d: Path) -> None:
     src = d / "planner-sharing.json"
     if not src.exists() or not src.read_text().strip():
@@ -311,13 +398,39 @@ def tables(d: Path) -> None:
                       f"{c['on'][0] / c['off'][0]:.2f}x | {'yes' if sl >= 1000 else 'no'} |")
 
 
+def cell(xs: list[float], scale: float) -> str:
+    """median [lowest, highest] iteration; under load the highest is the least disturbed one."""
+    return f"{med(xs) / scale:.2f} [{min(xs) / scale:.2f}, {max(xs) / scale:.2f}]"
+
+
+def round_tables(d: Path) -> None:
+    rows = order_rows(d)
+    if rows:
+        print("\n#### planner: ordering hints, slicing off (M records/s: median [lowest, highest] iteration)\n")
+        print("| functions | stream | " + " | ".join(f"hint {h}" for h in ORDER_HINTS) + " |")
+        print("| --- | --- | " + " | ".join("---:" for _ in ORDER_HINTS) + " |")
+        for f, st, c in rows:
+            print(f"| {f} | {st} | " + " | ".join(cell(c[h], 1e6) if h in c else "" for h in ORDER_HINTS) + " |")
+    srows = slicing_rows(d)
+    if srows:
+        print("\n#### planner: slicing on vs off, window 1 h (M records/s: median [lowest, highest] iteration)\n")
+        print("| functions | slide | slicing on | slicing off | on / off (medians) | on / off (highest) |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for (f, sl), c in sorted(srows.items()):
+            if "on" in c and "off" in c:
+                print(f"| {f} | {sl / 1000:g} s | {cell(c['on'], 1e6)} | {cell(c['off'], 1e6)} | "
+                      f"{med(c['on']) / med(c['off']):.2f}x | {max(c['on']) / max(c['off']):.2f}x |")
+
+
 def main(argv: list[str]) -> int:
     args = [a for a in argv[1:] if a != "--tables"]
     d = Path(args[0]) if args else Path(__file__).resolve().parents[2] / "docs" / "bench"
     if "--tables" in argv:
         tables(d)
+        round_tables(d)
         return 0
-    for f in (distance_plot, sharing_plot, latency_plot, citibike_plot, slicing_plot, planner_sharing_plot):
+    for f in (distance_plot, sharing_plot, latency_plot, citibike_plot, slicing_plot, planner_sharing_plot,
+              order_plot, slicing_rounds_plot):
         f(d)
     return 0
 

@@ -26,7 +26,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * query's hint is {@code in_order} (planner: daba_lite), {@code unknown} (planner: adaptive, starts
  * in order and bulk-loads into FiBA at the first out-of-order record) or {@code out_of_order}
  * (planner: bfiba); {@code forced} replaces the planned algorithm, e.g. with {@code bfiba8} to
- * compare the planner's choice against FiBA on the same stream. One op = one record.
+ * compare the planner's choice against FiBA on the same stream. {@code slicing=off} (default) turns
+ * slicing off in every plan (the out_of_order plan would slice at this 1 min slide), so that only the
+ * algorithm differs; {@code planned} keeps the planner's choice. One op = one record.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -49,6 +51,10 @@ public class PlannerOrderBench {
   @Param({"max+sum"})
   public String functions;
 
+  /** "off" (isolates the ordering rule) or "planned" (as the planner decides). */
+  @Param({"off"})
+  public String slicing;
+
   /** "planned", or an algorithm name forced into the plan. */
   @Param({"planned"})
   public String forced;
@@ -62,8 +68,16 @@ public class PlannerOrderBench {
         "\"order\":\"" + hint + "\"");
     Plan plan = Planner.plan(QuerySpec.fromJson(json));
     if (!forced.equals("planned")) {
-      int arity = Integer.parseInt(forced.replaceAll("[^0-9]", ""));
+      String digits = forced.replaceAll("[^0-9]", "");
+      int arity = digits.isEmpty() ? plan.groups().get(0).minArity() : Integer.parseInt(digits);
       plan = plan.withGroup(0, plan.groups().get(0).withAlgorithm(forced, arity));
+      if (!forced.startsWith("bfiba")) { // an in-order algorithm cannot be sliced (a slice is replaced in place)
+        plan = plan.withGroup(0, plan.groups().get(0).withSlicing(false));
+      }
+    }
+    // slicing off in every plan: this benchmark isolates the ordering rule (PlannerSlicingBench measures slicing)
+    if (slicing.equals("off")) {
+      plan = plan.withGroup(0, plan.groups().get(0).withSlicing(false));
     }
     algorithm = plan.groups().get(0).algorithm();
     s = new ExecutorStream(plan, 4, 50, stream.equals("out_of_order"));

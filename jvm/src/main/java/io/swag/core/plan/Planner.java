@@ -34,8 +34,10 @@ import java.util.Map;
  * <p>Slicing (pre-aggregating records into slices of width g = gcd of the sizes, slides and
  * offsets, one tree entry per slice and key): used iff emit is {@code window_end} (per-record
  * windows end at each record, not on slice bounds), the group uses a tree, and
- * g &gt;= {@value #MIN_SLICE_MS} ms (a slice then likely holds several records of a key; the
- * threshold is to be tuned by the benchmarks).
+ * g &gt;= {@value #MIN_SLICE_MS} ms, or g &gt;= {@value #MIN_SLICE_MS_EXPENSIVE} ms for an expensive
+ * product (combine cost &gt;= {@value #EXPENSIVE}). An expensive product with such a g is sliced in
+ * a tree even under {@code in_order} / {@code unknown}: one combine per record into its slice beats
+ * DABA Lite's insert and evict combines (measured in docs/benchmarks.md).
  */
 public final class Planner {
   private Planner() {}
@@ -50,6 +52,14 @@ public final class Planner {
    * neutral (0.93-1.0x) at 1-10 min; so the threshold was raised from 1 s to 10 s.
    */
   public static final long MIN_SLICE_MS = 10_000;
+  /**
+   * Smallest slice width for which slicing is used when the product is expensive (combine cost
+   * &gt;= {@value #EXPENSIVE}: Bloom filters, sketches), whatever the ordering hint. Measured
+   * (docs/benchmarks.md, PlannerSlicingBench and PlannerOrderBench with bloom): a slice turns about
+   * five expensive combines per record (insert and evict in DABA Lite or a tree) into about one (the
+   * record's combine into its slice); slicing gained 3-9x at slides of 1 s to 10 min.
+   */
+  public static final long MIN_SLICE_MS_EXPENSIVE = 1_000;
 
   public static Plan plan(QuerySpec spec) {
     List<GroupPlan> groups = new ArrayList<>();
@@ -135,11 +145,18 @@ public final class Planner {
           range.add(w);
         }
       }
+      boolean sliceExpensive = !spec.perRecord() && cost >= EXPENSIVE && g >= MIN_SLICE_MS_EXPENSIVE;
       if (windows.size() > 1) {
         algorithm = "bfiba" + arity;
         reasons.put("algorithm", windows.size() + " time windows share one aggregator per key: range queries of"
             + " different extents need a tree (FiBA with bulk evict/insert); FIFO aggregators answer only"
             + " whole-window queries");
+      } else if (sliceExpensive) {
+        algorithm = "bfiba" + arity;
+        reasons.put("algorithm", "one window, an expensive product (combine cost " + cost + " >= " + EXPENSIVE
+            + ") and gcd " + g + " ms >= " + MIN_SLICE_MS_EXPENSIVE + " ms: a sliced tree (FiBA with bulk"
+            + " evict/insert), whatever the order: slicing saves more expensive combines than an in-order"
+            + " algorithm would (a sliced aggregator replaces its youngest slice, which needs a tree)");
       } else if (spec.order().equals("in_order") || spec.time() == null) {
         algorithm = soeOrDaba;
         reasons.put("algorithm", (spec.time() == null ? "processing time (arrival order is time order)"
@@ -156,13 +173,16 @@ public final class Planner {
             + " record at distance d");
       }
       boolean tree = algorithm.startsWith("bfiba");
-      slicing = !spec.perRecord() && tree && g >= MIN_SLICE_MS;
-      reasons.put("slicing", slicing ? "window_end emission, a tree, and gcd " + g + " ms >= " + MIN_SLICE_MS
-          + " ms: records are pre-aggregated per key into slices [k*" + g + ", (k+1)*" + g + "), one tree entry"
-          + " per slice, so the tree does one insert per slice instead of one per record"
-          : "rule: slice iff emit is window_end, the group uses a tree and gcd >= " + MIN_SLICE_MS + " ms; here "
+      long minSlice = cost >= EXPENSIVE ? MIN_SLICE_MS_EXPENSIVE : MIN_SLICE_MS;
+      slicing = !spec.perRecord() && tree && g >= minSlice;
+      reasons.put("slicing", slicing ? "window_end emission, a tree, and gcd " + g + " ms >= " + minSlice
+          + " ms" + (cost >= EXPENSIVE ? " (the threshold for an expensive product)" : "") + ": records are"
+          + " pre-aggregated per key into slices [k*" + g + ", (k+1)*" + g + "), one tree entry per slice, so the"
+          + " tree does one insert per slice instead of one per record"
+          : "rule: slice iff emit is window_end, the group uses a tree and gcd >= " + MIN_SLICE_MS + " ms (>= "
+          + MIN_SLICE_MS_EXPENSIVE + " ms for a product of combine cost >= " + EXPENSIVE + "); here "
           + (spec.perRecord() ? "emit is per_record (windows end at each record, not on slice bounds)"
-          : !tree ? "the in-order algorithm is O(1) per record already" : "gcd " + g + " ms < " + MIN_SLICE_MS
+          : !tree ? "the in-order algorithm is O(1) per record already" : "gcd " + g + " ms < " + minSlice
           + " ms (slices would hold few records)"));
       reasons.put("sharing", "the largest window (" + spec.windows().get(largest).name() + ", "
           + spec.windows().get(largest).size() + " ms) bounds eviction: entries older than the oldest window"

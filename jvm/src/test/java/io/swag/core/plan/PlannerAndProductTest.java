@@ -80,8 +80,22 @@ class PlannerAndProductTest {
     Plan p = Planner.plan(QuerySpec.fromJson(QuerySpecTest.DOC_EXAMPLE));
     assertEquals(2, p.groups().size());
     assertEquals("time", p.groups().get(0).kind());
-    assertEquals("adaptive", p.groups().get(0).algorithm());
+    // quantile is a sketch (expensive) and the gcd is 1 min: a sliced tree, though the order is unknown
+    assertEquals("bfiba2", p.groups().get(0).algorithm());
+    assertTrue(p.groups().get(0).slicing());
     assertEquals(2, p.groups().get(0).minArity(), "quantile is a sketch: expensive");
+    // cheap functions under order unknown: the adaptive aggregator, not sliced
+    GroupPlan cheap = Planner.plan(q("unknown", "window_end", w(3_600_000, 60_000, "max"))).groups().get(0);
+    assertEquals("adaptive", cheap.algorithm());
+    assertFalse(cheap.slicing());
+    // an expensive product below its slicing threshold keeps the ordering rules
+    GroupPlan fine = Planner.plan(q("in_order", "window_end", w(60_000, 500, "hll"))).groups().get(0);
+    assertEquals("daba_lite", fine.algorithm());
+    assertFalse(fine.slicing());
+    GroupPlan coarse = Planner.plan(q("in_order", "window_end", w(60_000, 1_000, "hll"))).groups().get(0);
+    assertEquals("bfiba2", coarse.algorithm());
+    assertTrue(coarse.slicing());
+    assertTrue(coarse.reasons().get("algorithm").contains("expensive"), coarse.reasons().toString());
     assertEquals("count", p.groups().get(1).kind());
     assertEquals("soe", p.groups().get(1).algorithm()); // count is cheap and invertible
     assertEquals(List.of(1), p.groups().get(1).windows());
@@ -91,8 +105,8 @@ class PlannerAndProductTest {
   void explainShowsEveryChoiceAndPlanRoundTrips() {
     Plan p = Planner.plan(QuerySpec.fromJson(QuerySpecTest.DOC_EXAMPLE));
     String e = p.explain();
-    for (String s : List.of("group 0 (time windows: 1h/1min)", "algorithm: adaptive", "min arity: 2",
-        "product aggregate: max(duration) x quantile(duration){\"rank\":0.95}", "gcd 60000 ms, not used",
+    for (String s : List.of("group 0 (time windows: 1h/1min)", "algorithm: bfiba2", "min arity: 2",
+        "product aggregate: max(duration) x quantile(duration){\"rank\":0.95}", "gcd 60000 ms, used",
         "eviction bounded by: 1h/1min", "group 1 (count windows: last100)", "algorithm: soe", "because")) {
       assertTrue(e.contains(s), "explain lacks '" + s + "':\n" + e);
     }
