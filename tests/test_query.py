@@ -370,7 +370,7 @@ def _groups(q: swag.Query) -> list[dict[str, Any]]:
     [
         ("in_order", swag.max, "daba_lite"),
         ("in_order", swag.collect, "daba_lite"),
-        ("in_order", swag.sum, "soe"),
+        ("in_order", swag.sum, "daba_lite"),  # soe was slower through the executor
         ("out_of_order", swag.max, "bfiba"),
         ("unknown", swag.max, "adaptive"),
         # an expensive sketch with a coarse gcd (1 min): a sliced tree whatever the hint

@@ -243,8 +243,8 @@ def order_rows(d: Path) -> list[tuple[str, str, dict[str, list[float]]]]:
     rows: dict[tuple[str, str], dict[str, list[float]]] = defaultdict(dict)
     for key, xs in rounds.items():
         p = dict(key)
-        if p.get("forced", "planned") == "planned":
-            rows[(p.get("functions", "max+sum"), p["stream"])][p["hint"]] = xs
+        if p.get("forced", "planned") == "planned" and p.get("slicing", "off") == "off":
+            rows[(p.get("functions", "max+sum"), p["stream"])].setdefault(p["hint"], []).extend(xs)
     return [(f, st, c) for (f, st), c in sorted(rows.items())]
 
 

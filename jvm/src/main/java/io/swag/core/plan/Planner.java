@@ -19,13 +19,14 @@ import java.util.Map;
  * <ul>
  *   <li>more than one time window: {@code bfiba<μ>} (range queries of different extents need a
  *       tree; FIFO aggregators only answer whole-window queries);
- *   <li>one window, order {@code in_order}: {@code soe} when every function is invertible and
- *       cheap (combine cost &lt;= {@value #CHEAP}), else {@code daba_lite};
+ *   <li>one window, order {@code in_order}: {@code daba_lite} (subtract-on-evict for cheap
+ *       invertible functions was measured slower through the executor, docs/benchmarks.md);
  *   <li>one window, {@code unknown}: {@code adaptive} (DABA Lite until the first out-of-order
  *       record or query, then one O(n) bulk load into {@code bfiba<μ>});
  *   <li>one window, {@code out_of_order}: {@code bfiba<μ>}.
  * </ul>
- * Count windows: {@code soe} under the same condition, else {@code daba_lite}.
+ * Count windows: {@code soe} when every function is invertible and cheap (combine cost &lt;=
+ * {@value #CHEAP}), else {@code daba_lite}.
  *
  * <p>Min arity μ by the combine cost c of the product (sum of the sub-functions' costs):
  * c &lt;= {@value #CHEAP}: 8; c &gt;= {@value #EXPENSIVE}: 2; else 4 (FiBA papers: cheap
@@ -158,10 +159,12 @@ public final class Planner {
             + " evict/insert), whatever the order: slicing saves more expensive combines than an in-order"
             + " algorithm would (a sliced aggregator replaces its youngest slice, which needs a tree)");
       } else if (spec.order().equals("in_order") || spec.time() == null) {
-        algorithm = soeOrDaba;
+        algorithm = "daba_lite";
         reasons.put("algorithm", (spec.time() == null ? "processing time (arrival order is time order)"
-            : "order in_order") + ", one window: " + soeReason + "; a record that breaks the"
-            + " order switches the key to bfiba" + arity + " (as adaptive) instead of failing");
+            : "order in_order") + ", one window: DABA Lite, worst-case O(1) per record for any associative"
+            + " function (subtract-on-evict measured slower through the executor, also for cheap invertible"
+            + " functions); a record that breaks the order switches the key to bfiba" + arity
+            + " (as adaptive) instead of failing");
       } else if (spec.order().equals("unknown")) {
         algorithm = "adaptive";
         reasons.put("algorithm", "order unknown, one window: start in order with DABA Lite (O(1)) and switch a"

@@ -164,12 +164,13 @@ class ExecutorDifferentialTest {
   }
 
   @Test
-  void soeForCheapInvertibleFunctions() {
+  void soeRunsCheapInvertibleFunctions() {
     QuerySpec spec = QuerySpec.fromJson("{\"key\":[\"k\"],\"time\":\"t\",\"order\":\"in_order\",\"windows\":[{\"size\":"
         + "200,\"slide\":50,\"aggregates\":[{\"output\":\"s\",\"function\":\"sum\",\"column\":\"v\"},"
         + "{\"output\":\"n\",\"function\":\"count\"}]}]}");
-    Plan plan = Planner.plan(spec);
-    assertEquals("soe", plan.groups().get(0).algorithm());
+    Plan planned = Planner.plan(spec);
+    assertEquals("daba_lite", planned.groups().get(0).algorithm(), "in order, time windows: DABA Lite for every function");
+    Plan plan = planned.withGroup(0, planned.groups().get(0).withAlgorithm("soe", 8));
     assertTrue(run(plan, stream(6, 2000, 3, 0, 0), 0) > 100);
     assertTrue(run(plan, stream(7, 2000, 3, 20, 0.02), 5) > 100); // broken promise: switches to the tree
   }
