@@ -31,10 +31,11 @@ jar-into-package:
 
 # --- tests ----------------------------------------------------------------
 # make test: Java unit tests (mvn verify) then the Python tests (pytest), all in < 30 min on 2 cores.
-test: venv
+test: venv venv-flink
 	mvn -B -ntp verify
 	@$(MAKE) --no-print-directory jar-into-package
 	$(PY) -m pytest -q -m "not slow" --ignore=tests/flink tests
+	SWAG_REQUIRE_FLINK=1 $(PY_FLINK) -m pytest -q -m "not slow" tests/flink
 
 test-java:
 	mvn -B -ntp verify
@@ -43,11 +44,11 @@ test-python: venv build
 	$(PY) -m pytest -q -m "not slow" --ignore=tests/flink tests
 
 # Everything, including suites marked slow.
-test-all: venv
-	mvn -B -ntp verify
+test-all: venv venv-flink
+	mvn -B -ntp verify -Dflink.excludedGroups=bench
 	@$(MAKE) --no-print-directory jar-into-package
 	$(PY) -m pytest -q --ignore=tests/flink tests
-	@$(MAKE) --no-print-directory test-flink
+	SWAG_REQUIRE_FLINK=1 $(PY_FLINK) -m pytest -q tests/flink
 
 # --- demo and benchmarks --------------------------------------------------
 demo: venv build
@@ -88,15 +89,15 @@ flink-jar-into-package:
 	@mkdir -p python/swag/jars
 	@if ls $(FLINK_JAR) >/dev/null 2>&1; then cp $(FLINK_JAR) $(FLINK_PKGJAR); fi
 
-# The Flink connector's Java tests (MiniCluster) and PyFlink tests; not in `make test` yet.
+# The Flink connector's Java tests (MiniCluster) and PyFlink tests alone (both are also in `make test`).
 test-flink: venv
-	mvn -B -ntp -Pflink verify
+	mvn -B -ntp -pl connectors/flink -am verify
 	@$(MAKE) --no-print-directory test-flink-python
 
 # PyFlink tests (tests/flink) in .venv-flink; needs the jars (make build, or make test's mvn verify)
 test-flink-python: venv-flink
 	@$(MAKE) --no-print-directory jar-into-package
-	$(PY_FLINK) -m pytest -q -m "not slow" tests/flink
+	SWAG_REQUIRE_FLINK=1 $(PY_FLINK) -m pytest -q -m "not slow" tests/flink
 
 # Flink throughput benchmarks (docs/benchmarks-flink.md): swag vs built-in sliding windows and SQL HOP
 bench-flink:
