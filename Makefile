@@ -100,12 +100,14 @@ test-flink-python: venv-flink
 	SWAG_REQUIRE_FLINK=1 $(PY_FLINK) -m pytest -q -m "not slow" tests/flink
 
 # Flink throughput benchmarks (docs/benchmarks-flink.md): swag vs built-in sliding windows and SQL HOP
+# (built in the reactor, nothing installed into ~/.m2; timed runs hold /tmp/swag-bench.lock)
+FLINK_BENCH = mvn -B -q -ntp -pl connectors/flink -am -DskipTests package dependency:build-classpath \
+	  -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp && cd connectors/flink && uptime && \
+	  flock /tmp/swag-bench.lock java -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench.cp) \
+	  io.swag.flink.bench.FlinkBench
+
 bench-flink:
-	mvn -B -q -ntp -pl connectors/flink -am -DskipTests install
-	cd connectors/flink && mvn -B -q -ntp dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp
-	cd connectors/flink && java -Xmx4g -cp target/test-classes:target/classes:$$(cat target/bench.cp) io.swag.flink.bench.FlinkBench full target/bench-flink.csv
+	$(FLINK_BENCH) full target/bench-flink.csv
 
 bench-flink-quick:
-	mvn -B -q -ntp -pl connectors/flink -am -DskipTests install
-	cd connectors/flink && mvn -B -q -ntp dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp
-	cd connectors/flink && java -Xmx4g -cp target/test-classes:target/classes:$$(cat target/bench.cp) io.swag.flink.bench.FlinkBench quick target/bench-flink.csv
+	$(FLINK_BENCH) quick target/bench-flink.csv
