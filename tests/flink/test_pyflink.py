@@ -115,7 +115,7 @@ def test_missing_time_column_is_an_error(env: StreamExecutionEnvironment) -> Non
 
 def test_wrong_column_type_is_an_error(env: StreamExecutionEnvironment) -> None:
     q = swag.Query(key="v", time="ts").window(500, top=swag.max("k"))
-    with pytest.raises(swag.InvalidQueryError, match="k"):
+    with pytest.raises(swag.InvalidQueryError, match="needs numbers but column 'k' is a string"):
         swag.flink.aggregate(_stream(env, _rows(5)), q)
 
 
@@ -170,3 +170,18 @@ def test_register_functions_over(env: StreamExecutionEnvironment) -> None:
             assert r[0] == r[1] and r[2] == r[3], r
             n += 1
     assert n == 300
+
+
+def test_aggregate_table_errors(env: StreamExecutionEnvironment) -> None:
+    t_env, table = _table(env, _rows(5))
+    q = swag.Query(key="k", time="when").window(500, top=swag.max("v"))
+    with pytest.raises(swag.InvalidQueryError, match="'when'"):
+        swag.flink.aggregate_table(t_env, table, q)
+    # a time column without a watermark declared on it
+    q = swag.Query(key="k", time="ts").window(500, top=swag.max("v"))
+    with pytest.raises(swag.InvalidQueryError, match="no watermark on column 'ts'"):
+        swag.flink.aggregate_table(t_env, table, q)
+    # max of a STRING column
+    q = swag.Query(key="v", time="rt").window(500, top=swag.max("k"))
+    with pytest.raises(swag.InvalidQueryError, match="needs numbers but column 'k' is a string"):
+        swag.flink.aggregate_table(t_env, table, q)
