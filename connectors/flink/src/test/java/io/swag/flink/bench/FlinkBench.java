@@ -35,7 +35,11 @@ import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindow
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.streaming.api.functions.windowing.WindowFunction;
+import org.apache.flink.streaming.api.windowing.windows.GlobalWindow;
+import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.types.Row;
+import org.apache.flink.util.Collector;
 
 /**
  * Throughput harness (records/s) for the swag Flink operator against Flink's built-in sliding
@@ -51,6 +55,9 @@ public final class FlinkBench {
   static final RowTypeInfo TYPE = (RowTypeInfo) Types.ROW_NAMED(new String[] {"k", "ts", "v"},
       Types.LONG, Types.LONG, Types.DOUBLE);
   static final int KEYS = 16;
+  static final RowTypeInfo ROW_OUT = (RowTypeInfo) Types.ROW_NAMED(new String[] {"k", "window_start", "window_end", "mx"},
+      Types.LONG, Types.LONG, Types.LONG, Types.DOUBLE);
+  static final RowTypeInfo COUNT_OUT = (RowTypeInfo) Types.ROW_NAMED(new String[] {"k", "mx"}, Types.LONG, Types.DOUBLE);
 
   private FlinkBench() {}
 
@@ -116,6 +123,26 @@ public final class FlinkBench {
     }
   }
 
+  /** The built-in's result row: key, window start, window end, max (what swag's rows carry). */
+  static final class EmitWindow implements WindowFunction<Double, Row, Long, TimeWindow> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void apply(Long key, TimeWindow w, Iterable<Double> max, Collector<Row> out) {
+      out.collect(Row.of(key, w.getStart(), w.getEnd(), max.iterator().next()));
+    }
+  }
+
+  /** The built-in count window's result row: key, max. */
+  static final class EmitCount implements WindowFunction<Double, Row, Long, GlobalWindow> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void apply(Long key, GlobalWindow w, Iterable<Double> max, Collector<Row> out) {
+      out.collect(Row.of(key, max.iterator().next()));
+    }
+  }
+
   static double run(StreamExecutionEnvironment env, long n, String name) throws Exception {
     JobExecutionResult r = env.execute(name);
     return n * 1000.0 / Math.max(1, r.getNetRuntime());
@@ -134,7 +161,7 @@ public final class FlinkBench {
     StreamExecutionEnvironment env = env();
     source(env, n, disorder).keyBy(r -> (Long) r.getField(0), Types.LONG)
         .window(SlidingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(slide)))
-        .aggregate(new MaxAgg()).sinkTo(new DiscardingSink<>());
+        .aggregate(new MaxAgg(), new EmitWindow(), org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO, ROW_OUT).sinkTo(new DiscardingSink<>());
     return run(env, n, "builtin time " + size + "/" + slide);
   }
 
@@ -143,7 +170,7 @@ public final class FlinkBench {
     StreamTableEnvironment t = StreamTableEnvironment.create(env);
     Table in = t.fromDataStream(source(env, n, disorder), Schema.newBuilder()
         .column("k", "BIGINT").column("ts", "BIGINT").column("v", "DOUBLE")
-        .columnByMetadata("rt", "TIMESTAMP_LTZ(3)").watermark("rt", "SOURCE_WATERMARK()").build());
+        .columnByMetadata("rt", org.apache.flink.table.api.DataTypes.TIMESTAMP_LTZ(3), "rowtime").watermark("rt", "SOURCE_WATERMARK()").build());
     t.createTemporaryView("t", in);
     Table res = t.sqlQuery("SELECT k, window_start, window_end, MAX(v) FROM TABLE(HOP(TABLE t, DESCRIPTOR(rt), "
         + interval(slide) + ", " + interval(size) + ")) GROUP BY k, window_start, window_end");
@@ -167,7 +194,7 @@ public final class FlinkBench {
   static double builtinCount(long n, long size) throws Exception {
     StreamExecutionEnvironment env = env();
     source(env, n, 0).keyBy(r -> (Long) r.getField(0), Types.LONG).countWindow(size, 1)
-        .aggregate(new MaxAgg()).sinkTo(new DiscardingSink<>());
+        .aggregate(new MaxAgg(), new EmitCount(), org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO, COUNT_OUT).sinkTo(new DiscardingSink<>());
     return run(env, n, "builtin count " + size);
   }
 
@@ -221,7 +248,7 @@ public final class FlinkBench {
     StreamExecutionEnvironment env = env();
     bikes(env, rows).keyBy(r -> (Long) r.getField(0), Types.LONG)
         .window(SlidingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(slide)))
-        .aggregate(new MaxAgg()).sinkTo(new DiscardingSink<>());
+        .aggregate(new MaxAgg(), new EmitWindow(), org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO, ROW_OUT).sinkTo(new DiscardingSink<>());
     return run(env, rows.size(), "builtin citibike");
   }
 
