@@ -71,7 +71,7 @@ PY_FLINK     := $(VENV_FLINK)/bin/python
 FLINK_JAR    := connectors/flink/target/swag-flink-*-all.jar
 FLINK_PKGJAR := python/swag/jars/swag-flink.jar
 
-.PHONY: venv-flink flink-jar-into-package test-flink test-flink-python bench-flink bench-flink-quick
+.PHONY: venv-flink flink-jar-into-package test-flink test-flink-python bench-flink bench-flink-quick bench-flink-repeat
 
 venv-flink: $(VENV_FLINK)/.installed
 
@@ -111,3 +111,7 @@ bench-flink:
 
 bench-flink-quick:
 	$(FLINK_BENCH) quick target/bench-flink.csv
+
+# window/slide 1 and 10 only, 5 alternating rounds per engine (the close cases)
+bench-flink-repeat:
+	$(FLINK_BENCH) repeat target/bench-flink-repeat.csv

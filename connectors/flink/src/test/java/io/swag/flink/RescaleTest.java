@@ -22,7 +22,8 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Rescaling: the job runs at swag parallelism 2, is stopped with a savepoint after about a third of
  * its input, resumed from it at parallelism 3, stopped with a savepoint again after two thirds, and
  * finished at parallelism 1. The union of the three runs' output (windows and late records) equals
- * the output of one uninterrupted run: the per-key trees are redistributed by key group and rebuilt
+ * the output of one uninterrupted run (hashmap), for the hashmap, rocksdb and forst state backends
+ * (canonical savepoints): the per-key trees are redistributed by key group and rebuilt
  * from keyed state, and the timers and the watermark follow.
  */
 class RescaleTest {
@@ -38,6 +40,7 @@ class RescaleTest {
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();
 
   static final AtomicLong SEEN = new AtomicLong();
+  private static List<String> clean; // the uninterrupted run's sorted output
 
   /** Counts the records that reached the swag operator's input (across the three runs). */
   static final class Count implements MapFunction<Row, Row> {
@@ -51,9 +54,9 @@ class RescaleTest {
   }
 
   /** Builds the job at swag parallelism {@code p}, restoring from {@code savepoint} if not null. */
-  static JobClient start(int p, String savepoint, String sink) throws Exception {
+  static JobClient start(String backend, int p, String savepoint, String sink) throws Exception {
     Configuration conf = new Configuration();
-    conf.setString("state.backend.type", "hashmap");
+    conf.setString("state.backend.type", backend);
     if (savepoint != null) {
       conf.setString("execution.state-recovery.path", savepoint);
     }
@@ -71,7 +74,7 @@ class RescaleTest {
         .union(out.getSideOutput(SwagWindows.lateTag(TestStreams.type())).map(r -> "LATE " + r.getField(3))
             .returns(Types.STRING).uid("fmt-late"))
         .sinkTo(new StaticSink<>(sink)).uid("sink");
-    return env.executeAsync("rescale p=" + p);
+    return env.executeAsync("rescale " + backend + " p=" + p);
   }
 
   static String stopAfter(JobClient job, long records, Path dir) throws Exception {
@@ -83,32 +86,36 @@ class RescaleTest {
     return job.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
   }
 
-  @Test
-  void rescaledFromSavepointsGivesTheUninterruptedOutput(@TempDir Path dir) throws Exception {
-    SEEN.set(0);
-    start(2, null, "rescale-clean").getJobExecutionResult().get(120, TimeUnit.SECONDS);
-    List<String> want = new ArrayList<>(StaticSink.<String>get("rescale-clean"));
-    Collections.sort(want);
+  @ParameterizedTest
+  @ValueSource(strings = {"hashmap", "rocksdb", "forst"})
+  void rescaledFromSavepointsGivesTheUninterruptedOutput(String backend, @TempDir Path dir) throws Exception {
+    if (clean == null) {
+      SEEN.set(0);
+      start("hashmap", 2, null, "rescale-clean").getJobExecutionResult().get(120, TimeUnit.SECONDS);
+      clean = new ArrayList<>(StaticSink.<String>get("rescale-clean"));
+      Collections.sort(clean);
+    }
+    List<String> want = clean;
     assertTrue(want.size() > 500, "output rows: " + want.size());
 
     SEEN.set(0);
-    String sp1 = stopAfter(start(2, null, "rescale-a"), RestoreTest.N / 3, dir.resolve("sp1"));
+    String sp1 = stopAfter(start(backend, 2, null, "rescale-a-" + backend), RestoreTest.N / 3, dir.resolve("sp1"));
     long afterFirst = SEEN.get();
-    String sp2 = stopAfter(start(3, sp1, "rescale-b"), 2L * RestoreTest.N / 3, dir.resolve("sp2"));
-    start(1, sp2, "rescale-c").getJobExecutionResult().get(120, TimeUnit.SECONDS);
+    String sp2 = stopAfter(start(backend, 3, sp1, "rescale-b-" + backend), 2L * RestoreTest.N / 3, dir.resolve("sp2"));
+    start(backend, 1, sp2, "rescale-c-" + backend).getJobExecutionResult().get(120, TimeUnit.SECONDS);
     assertTrue(afterFirst < RestoreTest.N && SEEN.get() == RestoreTest.N,
         "each record read once across the runs: " + afterFirst + ", " + SEEN.get());
 
-    List<String> a = StaticSink.get("rescale-a");
-    List<String> b = StaticSink.get("rescale-b");
-    List<String> c = StaticSink.get("rescale-c");
+    List<String> a = StaticSink.get("rescale-a-" + backend);
+    List<String> b = StaticSink.get("rescale-b-" + backend);
+    List<String> c = StaticSink.get("rescale-c-" + backend);
     assertTrue(!a.isEmpty() && !b.isEmpty() && !c.isEmpty(), "every run emits: " + a.size() + ", " + b.size() + ", "
         + c.size());
     List<String> got = new ArrayList<>(a);
     got.addAll(b);
     got.addAll(c);
     Collections.sort(got);
-    assertEquals(want.size(), got.size(), "rows after rescaling 2 -> 3 -> 1");
+    assertEquals(want.size(), got.size(), "rows after rescaling 2 -> 3 -> 1 (" + backend + ")");
     assertEquals(want, got);
   }
 }

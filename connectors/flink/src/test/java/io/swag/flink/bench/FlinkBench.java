@@ -47,8 +47,9 @@ import org.apache.flink.util.Collector;
  * and Flink SQL HOP (window TVF), with the same job graph shape: a generator source (parallelism 1,
  * no rate limit), timestamps and watermarks, the window operator (parallelism 1), a discarding sink.
  * Records/s = records / job net runtime. Run: {@code make bench-flink} (see docs/benchmarks-flink.md);
- * arguments: {@code full}, {@code quick} (smaller inputs) or {@code smoke} (tiny inputs, checks that
- * every job runs; its figures mean nothing), output CSV path (default target/bench-flink.csv).
+ * arguments: {@code full}, {@code quick} (smaller inputs), {@code repeat} (window/slide 1 and 10 only,
+ * 5 alternating rounds per engine) or {@code smoke} (tiny inputs, checks that every job runs; its
+ * figures mean nothing), output CSV path (default target/bench-flink.csv).
  *
  * <p>Not a unit test: a main class in the test sources so that it sees the test-scope Flink runtime.
  */
@@ -266,6 +267,28 @@ public final class FlinkBench {
     // warm-up (JIT, mini cluster start)
     swagTime(base / 4, 160, 16, 0);
     builtinTime(base / 4, 160, 16, 0);
+    if (mode.equals("profile")) { // swag at window/slide 1, for a profiler (no CSV)
+      for (int i = 0; i < 3; i++) {
+        o.println("swag window/slide 1: " + swagTime(base, KEYS, KEYS, 0));
+      }
+      return;
+    }
+    if (mode.equals("repeat")) {
+      // the small ratios, where the two are close: 5 rounds each, alternating which engine goes first
+      for (long ratio : new long[] {1, 10}) {
+        for (int round = 0; round < 5; round++) {
+          for (int e = 0; e < 2; e++) {
+            boolean swag = (round + e) % 2 == 0;
+            long size = ratio * KEYS;
+            add(lines, o, "time_window_repeat", ratio, swag ? "swag" : "builtin", base,
+                swag ? swagTime(base, size, KEYS, 0) : builtinTime(base, size, KEYS, 0));
+          }
+        }
+      }
+      Files.write(Path.of(outPath), lines);
+      o.println("wrote " + outPath);
+      return;
+    }
 
     long slide = KEYS; // one record per key per slide
     for (long ratio : new long[] {1, 10, 100, 1000, 8192}) {
