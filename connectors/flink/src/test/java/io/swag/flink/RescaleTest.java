@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its input, resumed from it at parallelism 3, stopped with a savepoint again after two thirds, and
  * finished at parallelism 1. The union of the three runs' output (windows and late records) equals
  * the output of one uninterrupted run (hashmap), for the hashmap, rocksdb and forst state backends
- * (canonical savepoints): the per-key trees are redistributed by key group and rebuilt
+ * (canonical savepoints; native for forst, which takes no others): the per-key trees are redistributed by key group and rebuilt
  * from keyed state, and the timers and the watermark follow.
  */
 class RescaleTest {
@@ -77,13 +77,15 @@ class RescaleTest {
     return env.executeAsync("rescale " + backend + " p=" + p);
   }
 
-  static String stopAfter(JobClient job, long records, Path dir) throws Exception {
+  static String stopAfter(JobClient job, long records, Path dir, String backend) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (SEEN.get() < records) {
       assertTrue(System.nanoTime() < deadline, "input did not reach " + records + " records: " + SEEN.get());
       Thread.sleep(20);
     }
-    return job.stopWithSavepoint(false, dir.toUri().toString(), SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
+    // ForSt (Flink 2.3) takes native savepoints only
+    SavepointFormatType format = backend.equals("forst") ? SavepointFormatType.NATIVE : SavepointFormatType.CANONICAL;
+    return job.stopWithSavepoint(false, dir.toUri().toString(), format).get(60, TimeUnit.SECONDS);
   }
 
   @ParameterizedTest
@@ -99,9 +101,9 @@ class RescaleTest {
     assertTrue(want.size() > 500, "output rows: " + want.size());
 
     SEEN.set(0);
-    String sp1 = stopAfter(start(backend, 2, null, "rescale-a-" + backend), RestoreTest.N / 3, dir.resolve("sp1"));
+    String sp1 = stopAfter(start(backend, 2, null, "rescale-a-" + backend), RestoreTest.N / 3, dir.resolve("sp1"), backend);
     long afterFirst = SEEN.get();
-    String sp2 = stopAfter(start(backend, 3, sp1, "rescale-b-" + backend), 2L * RestoreTest.N / 3, dir.resolve("sp2"));
+    String sp2 = stopAfter(start(backend, 3, sp1, "rescale-b-" + backend), 2L * RestoreTest.N / 3, dir.resolve("sp2"), backend);
     start(backend, 1, sp2, "rescale-c-" + backend).getJobExecutionResult().get(120, TimeUnit.SECONDS);
     assertTrue(afterFirst < RestoreTest.N && SEEN.get() == RestoreTest.N,
         "each record read once across the runs: " + afterFirst + ", " + SEEN.get());
