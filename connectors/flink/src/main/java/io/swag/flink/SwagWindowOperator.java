@@ -8,7 +8,6 @@ import io.swag.core.plan.WindowGroup;
 import io.swag.core.plan.WindowSpec;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.state.ListState;
@@ -70,7 +69,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient List<WindowGroup> groups;
   private transient List<CountWindows.Group> countGroups;
   private transient Map<Object, KeyState> states;
-  private transient HashSet<Object> dirty;
+  private transient ArrayList<KeyState> dirty; // keys changed since the last checkpoint (KeyState.dirty set)
+  private transient ArrayList<Object> removed; // keys dropped since the last checkpoint
   private transient InternalTimerService<VoidNamespace> timers;
   private transient ValueState<byte[]> keyState;
   private transient ListState<Long> watermarkState;
@@ -90,6 +90,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     final KeyWindows.WindowOutput[] outs;
     final CountWindows[] count;
     long timer = Long.MAX_VALUE;
+    boolean dirty;
 
     KeyState(Object key) {
       this.key = key;
@@ -144,7 +145,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       }
     }
     states = new HashMap<>();
-    dirty = new HashSet<>();
+    dirty = new ArrayList<>();
+    removed = new ArrayList<>();
     accepted = new boolean[groups.size()];
     reuse = new StreamRecord<>(null);
   }
@@ -280,8 +282,15 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     for (int c = 0; c < s.count.length; c++) {
       s.count[c].insert(t, row, this, s.keyValues);
     }
-    dirty.add(key);
+    markDirty(s);
     schedule(s);
+  }
+
+  private void markDirty(KeyState s) {
+    if (!s.dirty) {
+      s.dirty = true;
+      dirty.add(s);
+    }
   }
 
   private void reject(StreamRecord<Row> element, String reason) {
@@ -313,11 +322,12 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       s.time[g].fire(wm, s.outs[g]);
     }
     s.timer = Long.MAX_VALUE;
-    dirty.add(key);
     if (s.idle()) {
       states.remove(key);
+      removed.add(key);
       return;
     }
+    markDirty(s);
     schedule(s);
   }
 
@@ -341,21 +351,28 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     watermarkState.update(List.of(watermark()));
-    if (dirty.isEmpty()) {
+    if (dirty.isEmpty() && removed.isEmpty()) {
       return;
     }
     Object current = getCurrentKey();
-    DataOutputSerializer out = new DataOutputSerializer(256);
-    for (Object key : dirty) {
-      getKeyedStateBackend().setCurrentKey(key);
-      KeyState s = states.get(key);
-      if (s == null) {
+    // first the dropped keys, then the live changed ones (a key dropped and created again is live)
+    for (Object key : removed) {
+      if (!states.containsKey(key)) {
+        getKeyedStateBackend().setCurrentKey(key);
         keyState.clear();
-      } else {
-        out.clear();
-        write(s, out);
-        keyState.update(out.getCopyOfBuffer());
       }
+    }
+    removed.clear();
+    DataOutputSerializer out = new DataOutputSerializer(256);
+    for (KeyState s : dirty) {
+      s.dirty = false;
+      if (states.get(s.key) != s) {
+        continue; // dropped since (cleared above)
+      }
+      getKeyedStateBackend().setCurrentKey(s.key);
+      out.clear();
+      write(s, out);
+      keyState.update(out.getCopyOfBuffer());
     }
     dirty.clear();
     if (current != null) {

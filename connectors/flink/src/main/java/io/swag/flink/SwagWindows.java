@@ -279,6 +279,21 @@ public final class SwagWindows {
     return PlainColumns.apply(result);
   }
 
+  /**
+   * The result rows of {@link #aggregate} as POJOs of {@code type} (a public class with a public
+   * no-argument constructor): each output column goes to the public field or setter named like it,
+   * in snake_case or camelCase ({@code window_start} -> {@code windowStart}); columns without one are
+   * left out (use boxed types: the aggregates of other windows are null); a public field matching no
+   * column is an error, raised here.
+   */
+  public static <T> SingleOutputStreamOperator<T> asPojos(DataStream<Row> result, Class<T> type) {
+    if (!(result.getType() instanceof RowTypeInfo rt)) {
+      throw new IllegalArgumentException("result: expected the Row stream of SwagWindows.aggregate, got "
+          + result.getType());
+    }
+    return result.map(new RowToPojo<>(type, rt.getFieldNames())).returns(TypeInformation.of(type));
+  }
+
   /** The late side output of a swag result stream, typed like {@code input}. */
   public static DataStream<Row> lateRecords(SingleOutputStreamOperator<Row> result, DataStream<Row> input) {
     return result.getSideOutput(lateTag(input.getType()));

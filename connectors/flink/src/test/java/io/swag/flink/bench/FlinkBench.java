@@ -35,7 +35,11 @@ import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindow
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.streaming.api.functions.windowing.WindowFunction;
+import org.apache.flink.streaming.api.windowing.windows.GlobalWindow;
+import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
 import org.apache.flink.types.Row;
+import org.apache.flink.util.Collector;
 
 /**
  * Throughput harness (records/s) for the swag Flink operator against Flink's built-in sliding
@@ -43,7 +47,9 @@ import org.apache.flink.types.Row;
  * and Flink SQL HOP (window TVF), with the same job graph shape: a generator source (parallelism 1,
  * no rate limit), timestamps and watermarks, the window operator (parallelism 1), a discarding sink.
  * Records/s = records / job net runtime. Run: {@code make bench-flink} (see docs/benchmarks-flink.md);
- * arguments: {@code quick} for smaller inputs, output CSV path (default target/bench-flink.csv).
+ * arguments: {@code full}, {@code quick} (smaller inputs), {@code repeat} (window/slide 1 and 10 only,
+ * 5 alternating rounds per engine) or {@code smoke} (tiny inputs, checks that every job runs; its
+ * figures mean nothing), output CSV path (default target/bench-flink.csv).
  *
  * <p>Not a unit test: a main class in the test sources so that it sees the test-scope Flink runtime.
  */
@@ -51,6 +57,9 @@ public final class FlinkBench {
   static final RowTypeInfo TYPE = (RowTypeInfo) Types.ROW_NAMED(new String[] {"k", "ts", "v"},
       Types.LONG, Types.LONG, Types.DOUBLE);
   static final int KEYS = 16;
+  static final RowTypeInfo ROW_OUT = (RowTypeInfo) Types.ROW_NAMED(new String[] {"k", "window_start", "window_end", "mx"},
+      Types.LONG, Types.LONG, Types.LONG, Types.DOUBLE);
+  static final RowTypeInfo COUNT_OUT = (RowTypeInfo) Types.ROW_NAMED(new String[] {"k", "mx"}, Types.LONG, Types.DOUBLE);
 
   private FlinkBench() {}
 
@@ -116,6 +125,26 @@ public final class FlinkBench {
     }
   }
 
+  /** The built-in's result row: key, window start, window end, max (what swag's rows carry). */
+  static final class EmitWindow implements WindowFunction<Double, Row, Long, TimeWindow> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void apply(Long key, TimeWindow w, Iterable<Double> max, Collector<Row> out) {
+      out.collect(Row.of(key, w.getStart(), w.getEnd(), max.iterator().next()));
+    }
+  }
+
+  /** The built-in count window's result row: key, max. */
+  static final class EmitCount implements WindowFunction<Double, Row, Long, GlobalWindow> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void apply(Long key, GlobalWindow w, Iterable<Double> max, Collector<Row> out) {
+      out.collect(Row.of(key, max.iterator().next()));
+    }
+  }
+
   static double run(StreamExecutionEnvironment env, long n, String name) throws Exception {
     JobExecutionResult r = env.execute(name);
     return n * 1000.0 / Math.max(1, r.getNetRuntime());
@@ -134,7 +163,7 @@ public final class FlinkBench {
     StreamExecutionEnvironment env = env();
     source(env, n, disorder).keyBy(r -> (Long) r.getField(0), Types.LONG)
         .window(SlidingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(slide)))
-        .aggregate(new MaxAgg()).sinkTo(new DiscardingSink<>());
+        .aggregate(new MaxAgg(), new EmitWindow(), org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO, ROW_OUT).sinkTo(new DiscardingSink<>());
     return run(env, n, "builtin time " + size + "/" + slide);
   }
 
@@ -143,7 +172,7 @@ public final class FlinkBench {
     StreamTableEnvironment t = StreamTableEnvironment.create(env);
     Table in = t.fromDataStream(source(env, n, disorder), Schema.newBuilder()
         .column("k", "BIGINT").column("ts", "BIGINT").column("v", "DOUBLE")
-        .columnByMetadata("rt", "TIMESTAMP_LTZ(3)").watermark("rt", "SOURCE_WATERMARK()").build());
+        .columnByMetadata("rt", org.apache.flink.table.api.DataTypes.TIMESTAMP_LTZ(3), "rowtime").watermark("rt", "SOURCE_WATERMARK()").build());
     t.createTemporaryView("t", in);
     Table res = t.sqlQuery("SELECT k, window_start, window_end, MAX(v) FROM TABLE(HOP(TABLE t, DESCRIPTOR(rt), "
         + interval(slide) + ", " + interval(size) + ")) GROUP BY k, window_start, window_end");
@@ -167,7 +196,7 @@ public final class FlinkBench {
   static double builtinCount(long n, long size) throws Exception {
     StreamExecutionEnvironment env = env();
     source(env, n, 0).keyBy(r -> (Long) r.getField(0), Types.LONG).countWindow(size, 1)
-        .aggregate(new MaxAgg()).sinkTo(new DiscardingSink<>());
+        .aggregate(new MaxAgg(), new EmitCount(), org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO, COUNT_OUT).sinkTo(new DiscardingSink<>());
     return run(env, n, "builtin count " + size);
   }
 
@@ -221,48 +250,78 @@ public final class FlinkBench {
     StreamExecutionEnvironment env = env();
     bikes(env, rows).keyBy(r -> (Long) r.getField(0), Types.LONG)
         .window(SlidingEventTimeWindows.of(Duration.ofMillis(size), Duration.ofMillis(slide)))
-        .aggregate(new MaxAgg()).sinkTo(new DiscardingSink<>());
+        .aggregate(new MaxAgg(), new EmitWindow(), org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO, ROW_OUT).sinkTo(new DiscardingSink<>());
     return run(env, rows.size(), "builtin citibike");
   }
 
   public static void main(String[] args) throws Exception {
-    boolean quick = args.length > 0 && args[0].equals("quick");
+    String mode = args.length > 0 ? args[0] : "full";
+    boolean smoke = mode.equals("smoke");
+    boolean quick = mode.equals("quick") || smoke;
     String outPath = args.length > 1 ? args[1] : "target/bench-flink.csv";
-    long base = quick ? 200_000 : 2_000_000;
+    long base = smoke ? 20_000 : quick ? 200_000 : 2_000_000;
+    long minBuiltin = smoke ? 2_000 : 20_000;
     List<String> lines = new ArrayList<>();
     lines.add("benchmark,param,engine,records,records_per_s");
     PrintStream o = System.out;
     // warm-up (JIT, mini cluster start)
     swagTime(base / 4, 160, 16, 0);
     builtinTime(base / 4, 160, 16, 0);
+    if (mode.equals("profile")) { // swag at window/slide 1, for a profiler (no CSV)
+      for (int i = 0; i < 3; i++) {
+        o.println("swag window/slide 1: " + swagTime(base, KEYS, KEYS, 0));
+      }
+      return;
+    }
+    if (mode.equals("repeat")) {
+      // the small ratios, where the two are close: 5 rounds each, alternating which engine goes first
+      for (long ratio : new long[] {1, 10}) {
+        for (int round = 0; round < 5; round++) {
+          for (int e = 0; e < 2; e++) {
+            boolean swag = (round + e) % 2 == 0;
+            long size = ratio * KEYS;
+            add(lines, o, "time_window_repeat", ratio, swag ? "swag" : "builtin", base,
+                swag ? swagTime(base, size, KEYS, 0) : builtinTime(base, size, KEYS, 0));
+          }
+        }
+      }
+      Files.write(Path.of(outPath), lines);
+      o.println("wrote " + outPath);
+      return;
+    }
 
     long slide = KEYS; // one record per key per slide
     for (long ratio : new long[] {1, 10, 100, 1000, 8192}) {
       long size = ratio * slide;
       long nSwag = base;
       // the built-ins pay O(ratio) per record: fewer records keep each run to seconds
-      long nBuiltin = Math.max(20_000, Math.min(base, base * 10 / ratio));
+      long nBuiltin = Math.max(minBuiltin, Math.min(base, base * 10 / ratio));
       add(lines, o, "time_window", ratio, "swag", nSwag, swagTime(nSwag, size, slide, 0));
       add(lines, o, "time_window", ratio, "builtin", nBuiltin, builtinTime(nBuiltin, size, slide, 0));
-      add(lines, o, "time_window", ratio, "sql_hop", nBuiltin, sqlHop(nBuiltin, size, slide, 0));
+      long nSql = ratio >= 8192 ? minBuiltin / 4 : nBuiltin; // HOP merges 8,192 slices per window: minutes otherwise
+      add(lines, o, "time_window", ratio, "sql_hop", nSql, sqlHop(nSql, size, slide, 0));
     }
     for (long d : new long[] {0, 10, 100, 1000, 10_000}) {
       long size = 1000 * slide;
       add(lines, o, "out_of_order", d, "swag", base, swagTime(base, size, slide, d));
-      long nb = Math.max(20_000, base / 100);
+      long nb = Math.max(minBuiltin, base / 100);
       add(lines, o, "out_of_order", d, "builtin", nb, builtinTime(nb, size, slide, d));
     }
     long nCount = base;
     add(lines, o, "count_window_8192_slide_1", 8192, "swag", nCount, swagCount(nCount, 8192));
-    long nbCount = quick ? 20_000 : 50_000;
+    long nbCount = smoke ? 2_000 : quick ? 20_000 : 50_000;
     add(lines, o, "count_window_8192_slide_1", 8192, "builtin", nbCount, builtinCount(nbCount, 8192));
 
     Path bikesDir = Path.of(System.getProperty("swag.citibike", "../../../shared/data/citibike"));
     if (Files.isDirectory(bikesDir)) {
-      List<Row> rows = citibike(bikesDir);
-      // per start station: max trip duration over the last 24 h, every minute (ratio 1440)
+      List<Row> all = citibike(bikesDir);
+      // per start station: max trip duration over the last 24 h, every minute (ratio 1440), on the
+      // first trips (both engines the same rows: the built-in needs minutes for all of them) ...
+      List<Row> rows = all.subList(0, Math.min(all.size(), smoke ? 20_000 : 40_000));
       add(lines, o, "citibike_24h_1min", rows.size(), "swag", rows.size(), swagBikes(rows, 86_400_000, 60_000));
       add(lines, o, "citibike_24h_1min", rows.size(), "builtin", rows.size(), builtinBikes(rows, 86_400_000, 60_000));
+      // ... and swag on all trips
+      add(lines, o, "citibike_24h_1min_all", all.size(), "swag", all.size(), swagBikes(all, 86_400_000, 60_000));
     } else {
       o.println("no Citi Bike data at " + bikesDir.toAbsolutePath() + " (set -Dswag.citibike=DIR)");
     }

@@ -1,0 +1,117 @@
+package io.swag.flink;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.WindowSpec;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.metrics.groups.OperatorMetricGroup;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The operator's metrics, read from an in-memory metric reporter of the mini cluster: while the job
+ * runs, {@code swagKeys} reaches the number of keys and {@code swagEntries} stays bounded by the
+ * window + lateness (bulk eviction); at the end {@code swagRecordsIn} is the input size and
+ * {@code swagLateRecords} the number of rows in the late side output (> 0), with nothing rejected.
+ */
+class MetricsTest {
+  static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
+      .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
+      .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
+
+  static final int N = 3000;
+  static final int KEYS = 5;
+
+  static final class Gen implements GeneratorFunction<Long, Row> {
+    private static final long serialVersionUID = 1L;
+    private transient List<Row> rows;
+
+    @Override
+    public Row map(Long i) {
+      if (rows == null) {
+        rows = TestStreams.generate(21, N, KEYS, 6, 120, 150);
+      }
+      return rows.get(i.intValue());
+    }
+  }
+
+  @Test
+  void recordsLateKeysAndEntries() throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(new Gen(), N, RateLimiterStrategy.perSecond(1500),
+            TestStreams.TYPE), WatermarkStrategy.noWatermarks(), "gen")
+        .assignTimestampsAndWatermarks(TestStreams.watermarks());
+    QuerySpec q = QuerySpec.builder().key("k").time("ts").latenessMs(100)
+        .window(WindowSpec.time(600, 100).aggregate("mx", "max", "v").aggregate("n", "count", null)).build();
+    SingleOutputStreamOperator<Row> out = SwagWindows.aggregate(in, q,
+        SwagFlinkOptions.defaults().withOperatorName("swag-metrics"));
+    out.sinkTo(new StaticSink<>("metrics-out"));
+    out.getSideOutput(SwagWindows.lateTag(TestStreams.type())).sinkTo(new StaticSink<>("metrics-late"));
+    JobClient job = env.executeAsync("metrics");
+    JobID id = job.getJobID();
+
+    // while running: all keys held, entries bounded
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    long maxKeys = 0;
+    long maxEntries = 0;
+    while (!job.getJobStatus().get().isTerminalState() && System.nanoTime() < deadline) {
+      Map<String, Metric> m = metrics(id);
+      if (m.containsKey("swagKeys")) {
+        maxKeys = Math.max(maxKeys, ((Number) ((Gauge<?>) m.get("swagKeys")).getValue()).longValue());
+        maxEntries = Math.max(maxEntries, ((Number) ((Gauge<?>) m.get("swagEntries")).getValue()).longValue());
+      }
+      Thread.sleep(25);
+    }
+    job.getJobExecutionResult().get(60, TimeUnit.SECONDS);
+    assertEquals(KEYS, maxKeys, "swagKeys while running");
+    assertTrue(maxEntries > 0 && maxEntries < N / 4, "swagEntries while running (bounded by eviction): " + maxEntries);
+
+    Map<String, Metric> m = metrics(id);
+    List<Row> late = StaticSink.get("metrics-late");
+    assertTrue(!late.isEmpty(), "the input has late records");
+    assertEquals(N, ((Counter) m.get("swagRecordsIn")).getCount(), "swagRecordsIn");
+    assertEquals(late.size(), ((Counter) m.get("swagLateRecords")).getCount(), "swagLateRecords");
+    assertEquals(0, ((Counter) m.get("swagRejectedRecords")).getCount(), "swagRejectedRecords");
+    Set<Long> ids = new HashSet<>();
+    for (Row r : late) {
+      ids.add((Long) r.getField(3));
+    }
+    assertEquals(late.size(), ids.size(), "each late record once");
+  }
+
+  private static Map<String, Metric> metrics(JobID id) {
+    List<OperatorMetricGroup> groups = REPORTER.findOperatorMetricGroups(id, "swag-metrics");
+    if (groups.isEmpty()) {
+      return Map.of();
+    }
+    assertEquals(1, groups.size(), "one swag operator subtask");
+    return REPORTER.getMetricsByGroup(groups.get(0));
+  }
+}
