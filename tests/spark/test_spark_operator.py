@@ -19,19 +19,29 @@ from test_spark_differential import DELAY, swag_query, swag_rows
 
 # ---- restart ----
 
+NO_DATA_BATCHES = "spark.sql.streaming.noDataMicroBatches.enabled"
+
 
 def test_restart_from_checkpoint_gives_the_uninterrupted_output(spark, stream_run, tmp_path):
     """Stop after half of the files, restart with the same checkpoint (a new operator instance: its
     executor-side cache misses and the state comes back from the state store): the two runs'
     outputs together equal the uninterrupted run's, with no (key, window) twice."""
-    batches, uninterrupted, _, _ = stream_run(1)
+    batches, uninterrupted, _, progress = stream_run(1)
     half = len(batches) // 2
     out, ck = tmp_path / "out", tmp_path / "ck"
 
     def run():
         df = swag.spark.aggregate(source(spark, tmp_path / "in", DELAY), swag_query())
-        sq = (df.writeStream.format("parquet").option("path", str(out)).option("checkpointLocation", str(ck))
-              .outputMode("append").trigger(availableNow=True).start())
+        # Without no-data batches: else the first run would end with one that only raises the
+        # watermark, and the restarted run's first file would be judged late by that watermark,
+        # not by the one the uninterrupted run used for it (so would Spark's built-in aggregation):
+        # another stream, not a restart of the same one.
+        spark.conf.set(NO_DATA_BATCHES, "false")
+        try:
+            sq = (df.writeStream.format("parquet").option("path", str(out)).option("checkpointLocation", str(ck))
+                  .outputMode("append").trigger(availableNow=True).start())
+        finally:
+            spark.conf.unset(NO_DATA_BATCHES)
         sq.awaitTermination(240)
         assert sq.exception() is None, sq.exception()
         return list(sq.recentProgress)
@@ -42,18 +52,17 @@ def test_restart_from_checkpoint_gives_the_uninterrupted_output(spark, stream_ru
     write_batches(tmp_path / "in", batches[half:], first=half)
     second = run()
     assert first and second and n_first > 0
+    # the same micro-batches, numbered the same, as in the uninterrupted run: so the same watermarks
+    assert [(p["batchId"], p["numInputRows"]) for p in first + second] == [
+        (p["batchId"], p["numInputRows"]) for p in progress if p["numInputRows"] > 0]
+    assert watermarks(first + second) == {i: w for i, w in watermarks(progress).items() if i < len(batches)}
     assert sum(p["numInputRows"] for p in first + second) == sum(len(b) for b in batches)
     got = swag_rows(spark.read.parquet(str(out)))  # asserts no (key, window) twice
-    # values within 1e-9 (the restored aggregator combines mean/stddev partials in another order)
-    problems = diff(got, uninterrupted)
-    if problems:
-        # Known and unresolved (SwagProcessor.lateEventsWatermark): the first batch after a restart
-        # does not know the previous batch's watermark (kept in executor memory only), so it uses
-        # the current one, stricter than Spark's late-events watermark: records the uninterrupted
-        # run (and Spark's built-in aggregation) count are reported late. Still asserted above: the
-        # same windows, none twice.
-        pytest.xfail(f"restart drops records of its first batch as late: {len(problems)} windows differ, "
-                     f"first: {problems[0][:300]}")
+    # values within 1e-9 (the restored aggregator combines mean/stddev partials in another order);
+    # the first batch after the restart judges lateness by the previous batch's watermark, read
+    # from the checkpoint's offset log, so it accepts exactly what the uninterrupted run accepts
+    assert diff(got, uninterrupted) == []
+    assert metric_sums(first + second) == metric_sums(progress) and metric_sums(progress)["late"] > 0
 
 
 # ---- bad input ----
@@ -236,9 +245,14 @@ def test_missing_column_is_named(spark, rate):
         swag.spark.aggregate(static, _q("nope"))
 
 
-@pytest.mark.xfail(strict=True, reason="python/swag/spark.py _translate: PySpark converts the Java "
-                   "IllegalArgumentException to pyspark.errors.IllegalArgumentException (no java_exception), "
-                   "so it becomes a plain SwagError, not InvalidQueryError")
-def test_invalid_input_raises_invalid_query_error(rate):
-    with pytest.raises(InvalidQueryError):
+def test_invalid_input_raises_invalid_query_error(spark, rate):
+    """Java IllegalArgumentException (PySpark's own IllegalArgumentException) -> InvalidQueryError with
+    the Java message; IllegalStateException -> SwagSetupError; other Java errors -> SwagError."""
+    with pytest.raises(InvalidQueryError, match="'ts'.*withWatermark") as info:
         swag.spark.aggregate(rate, _q())
+    assert info.value.java_exception is not None
+    assert "at io.swag" not in str(info.value)  # the message, not the Java stack trace
+    stream = spark.readStream.format("rate").load().selectExpr("'a' as k", "'x' as ts", "1.0D as v")
+    with pytest.raises(InvalidQueryError, match="time column 'ts' has type string"):
+        swag.spark.aggregate(stream, _q(), watermark_delay="1s")
+

@@ -39,20 +39,15 @@ import scala.jdk.javaapi.CollectionConverters;
  * {@code W = S - 1}. A key's next swag timer {@code f} (fire when {@code W >= f}) is a Spark timer
  * at {@code f + 1} (fires when {@code S >= f + 1}). Input rows reach the processor unfiltered (the
  * entry point strips the watermark from the time column), so records later than the allowed
- * lateness are seen here and reported as {@code late} rows, never dropped silently.
+ * lateness are seen here and reported as {@code late} rows, never dropped silently. Records are
+ * judged against Spark's late-events watermark (the previous batch's, {@link LateEventsWatermark},
+ * read from the checkpoint's offset log), as Spark's built-in window aggregation does, also in the
+ * first batch after a restart and on any executor.
  */
 public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private static final long serialVersionUID = 1L;
   /** Executor-side aggregators: (operator id, key) to the nonce they reflect and the key's state. */
   static final Map<CacheKey, Cached> CACHE = new ConcurrentHashMap<>();
-
-  /**
-   * Per operator, the eviction watermark Spark gave each batch (as seen by this executor's tasks):
-   * the late-events watermark of batch N is batch N-1's, which is what Spark's built-in window
-   * aggregation filters late rows with; swag accepts records the same way so that both agree.
-   */
-  static final Map<String, java.util.concurrent.ConcurrentSkipListMap<Long, Long>> BATCH_WATERMARKS =
-      new ConcurrentHashMap<>();
 
   record CacheKey(String operator, Row key) {}
 
@@ -61,16 +56,18 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private final Layout layout;
   private final String operatorId;
   private final boolean finalOnly;
+  private final LateEventsWatermark lateEvents;
   private transient WindowGroup group;
   private transient MapState<Long, byte[]> entries;
   private transient ValueState<Long> fired;
   private transient ValueState<Long> timer;
   private transient ValueState<Long> version;
 
-  SwagProcessor(Layout layout, String operatorId, boolean finalOnly) {
+  SwagProcessor(Layout layout, String operatorId, boolean finalOnly, LateEventsWatermark lateEvents) {
     this.layout = layout;
     this.operatorId = operatorId;
     this.finalOnly = finalOnly;
+    this.lateEvents = lateEvents;
   }
 
   @Override
@@ -82,11 +79,16 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     version = getHandle().getValueState("version", Encoders.LONG(), TTLConfig.NONE());
   }
 
-  /** The key's aggregator: the cached one if it reflects the stored state, else rebuilt from it. */
+  /**
+   * The key's aggregator: the cached one if it reflects the stored state, else rebuilt from it. The
+   * cache entry is taken out while the task works on it and put back by {@link #save} with the
+   * nonce written to state: a task that fails in between leaves no entry behind (its retry rebuilds
+   * from the state store's last committed version), and two attempts never share an aggregator.
+   */
   private KeyWindows load(Row key) {
     long v = version.exists() ? version.get() : 0L;
     CacheKey ck = new CacheKey(operatorId, key);
-    Cached c = CACHE.get(ck);
+    Cached c = CACHE.remove(ck);
     if (c != null && c.version() == v && v != 0L) {
       return c.kw();
     }
@@ -150,10 +152,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
 
   @Override
   public scala.collection.Iterator<Row> handleInputRows(Row key, scala.collection.Iterator<Row> rows, TimerValues tv) {
-    long current = tv.getCurrentWatermarkInMs();
-    long late = lateEventsWatermark(current);
-    boolean prevKnown = previousBatchSeen();
-    long wm = late - 1;
+    long wm = lateEvents.of(getHandle(), tv.getCurrentWatermarkInMs()) - 1;
     List<Row> out = new ArrayList<>();
     for (int i = 0; i < layout.keys; i++) {
       if (key.isNullAt(i)) {
@@ -210,9 +209,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       // bring it up to the late-events watermark, else a record accepted for one window would also
       // go into (and, in update mode, re-emit; in append mode, fire) a window of the key that is
       // past its lateness by the stream's watermark (what Spark's built-in aggregation drops).
-      // Not when that watermark is the current one (previous batch unknown): windows due at it
-      // fire later in this batch, through their timers.
-      long insertWm = prevKnown ? Math.max(kw.firedWatermark(), wm) : kw.firedWatermark();
+      long insertWm = Math.max(kw.firedWatermark(), wm);
       kw.insertBatch(ts, batch, n, insertWm, (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r)));
       kw.setEvictionListener(null);
       TreeMap<Long, byte[]> add = new TreeMap<>();
@@ -224,30 +221,10 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
         entries.updateValue(e.getKey(), RowCodec.append(old, e.getValue()));
       }
       save(key, kw);
+    } else if (version.exists()) {
+      CACHE.put(new CacheKey(operatorId, key), new Cached(version.get(), kw)); // unchanged: give it back
     }
     return CollectionConverters.asScala(out.iterator());
-  }
-
-  /**
-   * The watermark below which this batch's records are late: the previous batch's eviction
-   * watermark if this executor saw that batch (Spark's own late-events watermark), else the
-   * current one (stricter; e.g. the first batch after a restart).
-   */
-  private long lateEventsWatermark(long current) {
-    long batch = getHandle().getQueryInfo().getBatchId();
-    var seen = BATCH_WATERMARKS.computeIfAbsent(operatorId, k -> new java.util.concurrent.ConcurrentSkipListMap<>());
-    seen.put(batch, current);
-    while (seen.size() > 16) {
-      seen.pollFirstEntry();
-    }
-    Long prev = seen.get(batch - 1);
-    return prev == null ? current : Math.min(prev, current);
-  }
-
-  /** Whether this executor saw the previous batch's watermark (after {@link #lateEventsWatermark}). */
-  private boolean previousBatchSeen() {
-    var seen = BATCH_WATERMARKS.get(operatorId);
-    return seen != null && seen.containsKey(getHandle().getQueryInfo().getBatchId() - 1);
   }
 
   private String nanColumn(Object[] row) {
@@ -262,7 +239,6 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   @Override
   public scala.collection.Iterator<Row> handleExpiredTimer(Row key, TimerValues tv, ExpiredTimerInfo info) {
     long wm = tv.getCurrentWatermarkInMs() - 1;
-    lateEventsWatermark(wm + 1);
     timer.clear(); // this timer fired
     if (!version.exists()) {
       return CollectionConverters.asScala(java.util.Collections.<Row>emptyIterator());

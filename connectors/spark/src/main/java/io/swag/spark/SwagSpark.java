@@ -25,6 +25,7 @@ import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * The DataFrame entry point: {@link #aggregate(Dataset, String, String)} runs a swag query (the JSON
@@ -85,7 +86,9 @@ public final class SwagSpark {
         throw new IllegalStateException("swag on a streaming DataFrame needs the RocksDB state store: set "
             + PROVIDER_CONF + "=" + ROCKSDB + " (swag.spark.session() does), found '" + provider + "'");
       }
-      SwagProcessor p = new SwagProcessor(layout, UUID.randomUUID().toString(), options.finalOnly());
+      LateEventsWatermark lateEvents = new LateEventsWatermark(
+          new SerializableConfiguration(df.sparkSession().sessionState().newHadoopConf()));
+      SwagProcessor p = new SwagProcessor(layout, UUID.randomUUID().toString(), options.finalOnly(), lateEvents);
       out = grouped.transformWithState(p, TimeMode.EventTime(),
           options.finalOnly() ? OutputMode.Append() : OutputMode.Update(), Encoders.row(layout.outputSchema));
     } else {
