@@ -108,3 +108,17 @@ bench-flink-quick:
 	mvn -B -q -ntp -pl connectors/flink -am -DskipTests install
 	cd connectors/flink && mvn -B -q -ntp dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp
 	cd connectors/flink && java -Xmx4g -cp target/test-classes:target/classes:$$(cat target/bench.cp) io.swag.flink.bench.FlinkBench quick target/bench-flink.csv
+
+# ==== Spark connector benchmarks (issue 6; owner: Spark) ====================================
+# docs/benchmarks-spark.md: swag operator vs Spark's built-in window() (records/s, state size) and
+# the swag per-batch time vs window size. BENCH_LOCK serializes timed runs on a shared machine.
+BENCH_LOCK ?= flock /tmp/swag-bench.lock
+
+.PHONY: bench-spark
+bench-spark: build
+	uptime
+	$(BENCH_LOCK) $(PY) -m swag.bench_spark throughput --out docs/bench/spark-throughput.json
+	$(BENCH_LOCK) $(PY) -m swag.bench_spark window-size --out docs/bench/spark-window-size.json
+	uptime
+	$(PY) -m swag.bench_spark plot --throughput docs/bench/spark-throughput.json \
+	  --window-size docs/bench/spark-window-size.json --png docs/bench/spark.png

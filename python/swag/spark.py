@@ -161,8 +161,6 @@ def split(df: DataFrame) -> tuple[DataFrame, DataFrame]:
 
     kinds = ["swag_kind", "swag_record", "swag_reason"]
     windows = df.filter(F.col("swag_kind") == "window").drop(*kinds)
-    keys = [c for c in df.columns if c not in kinds and c not in ("window", "window_start", "window_end")]
-    del keys
     others = df.filter(F.col("swag_kind") != "window").select("swag_kind", "swag_record", "swag_reason")
     return windows, others
 

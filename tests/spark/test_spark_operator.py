@@ -132,6 +132,70 @@ def test_bad_input_is_accounted_for(spark, tmp_path):
     assert (m["late"], m["rejected"], m["windows"]) == (1, 4, 4)
 
 
+def test_batch_bad_input_is_accounted_for_and_split_gives_a_side_table(spark):
+    """History back-fill with null keys, null times and NaN values: the good records' windows are
+    right, each bad record comes back as a rejected row (late="keep"), and split() separates the
+    window rows (the schema of late="count") from the bad ones (a side table)."""
+    from pyspark.sql import functions as F
+
+    B = BASE
+    rows = [("a", B + 1000, 1.0), ("a", B + 3000, 2.0), ("b", B + 2000, 3.0), ("a", B + 12_000, 4.0),
+            (None, B + 1500, 1.0), ("a", None, 1.0), ("b", B + 4000, float("nan"))]
+    df = spark.createDataFrame(rows, "k string, t long, v double").select("k", "v", F.timestamp_millis("t").alias("ts"))
+    q = swag.Query(key="k", time="ts", lateness=0).window(10_000, s=swag.sum("v"), n=swag.count(), mx=swag.max("v"))
+    out = swag.spark.aggregate(df, q, late="keep")
+    windows, others = swag.spark.split(out)
+    counted = swag.spark.aggregate(df, q)
+    assert windows.schema == counted.schema
+    got = {(r.k, r.window_start - B, r.window_end - B): (r.s, r.n, r.mx)
+           for r in millis(windows, "window_start", "window_end").collect()}
+    expected = {("a", 0, 10_000): (3.0, 2, 2.0), ("b", 0, 10_000): (3.0, 1, 3.0), ("a", 10_000, 20_000): (4.0, 1, 4.0)}
+    assert got == expected
+    assert {(r.k, r.window_start - B, r.window_end - B): (r.s, r.n, r.mx)
+            for r in millis(counted, "window_start", "window_end").collect()} == expected
+    bad = sorted((r.swag_kind, r.swag_reason) for r in others.collect())
+    assert others.columns == ["swag_kind", "swag_record", "swag_reason"]
+    assert [k for k, _ in bad] == ["rejected"] * 3, bad
+    reasons = " | ".join(x for _, x in bad)
+    assert "key column 'k' is null" in reasons and "time column 'ts' is null" in reasons and "column 'v' is NaN" in reasons
+
+
+def test_batch_and_stream_have_the_same_schema(spark, rate):
+    """A query tested on history runs unchanged on a stream: same output columns and types."""
+    from pyspark.sql import functions as F
+
+    static = spark.createDataFrame([("a", 1, 1.0)], "k string, t long, v double").select(
+        "k", F.timestamp_millis("t").alias("ts"), "v")
+    q = swag.Query(key="k", time="ts").window(10_000, slide=5_000, mx=swag.max("v"), sd=swag.stddev("v"), n=swag.count())
+    for late in ("count", "keep"):
+        b = swag.spark.aggregate(static, q, late=late)
+        s = swag.spark.aggregate(rate.withWatermark("ts", "1 second"), q, late=late)
+        assert not b.isStreaming and s.isStreaming
+        assert b.schema == s.schema, (late, b.schema, s.schema)
+    assert b.columns[:4] == ["k", "window", "window_start", "window_end"]
+
+
+def test_session_without_the_jars_says_what_to_do(tmp_path):
+    """A process whose first SparkSession lacks the swag jars: swag.spark.session() cannot add them
+    (spark.jars only counts for the first SparkContext) and says so."""
+    import subprocess
+    import sys
+
+    code = (
+        "from pyspark.sql import SparkSession\n"
+        "SparkSession.builder.master('local[1]').config('spark.ui.enabled', 'false').getOrCreate()\n"
+        "import swag.spark\n"
+        "from swag.errors import SwagSetupError\n"
+        "try:\n"
+        "    swag.spark.session()\n"
+        "except SwagSetupError as e:\n"
+        "    print('SETUP-ERROR:', e)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert "SETUP-ERROR:" in r.stdout, r.stdout + r.stderr[-2000:]
+    assert "does not have the swag jars" in r.stdout and "spark.jars only takes effect" in r.stdout
+
+
 # ---- update mode ----
 
 SIZE, SLIDE, LATENESS = 20_000, 10_000, 5_000
