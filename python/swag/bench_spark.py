@@ -229,6 +229,39 @@ def plot(args: argparse.Namespace) -> None:
     _log(f"wrote {args.png}")
 
 
+def table(args: argparse.Namespace) -> None:
+    """Markdown tables of the two result files (for docs/benchmarks-spark.md)."""
+    tp = json.loads(Path(args.throughput).read_text())
+    by = {(r["engine"], r["ratio"]): r for r in tp["results"]}
+    print("| window/slide | window | swag records/s | built-in records/s | swag / built-in | same, median batch "
+          "| swag state rows | swag state bytes | built-in state rows | built-in state bytes | built-in records x batches |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+    def med(r: dict[str, Any]) -> float:  # records/s of the median timed micro-batch
+        return r["per_file"] * 1000.0 / statistics.median(r["batch_ms"][1:] or r["batch_ms"])
+
+    for ratio in sorted({r for _, r in by}):
+        s, b = by.get(("swag", ratio)), by.get(("builtin", ratio))
+        x = f"{s['records_per_s'] / b['records_per_s']:.1f}x" if s and b and b["records_per_s"] else "-"
+        xm = f"{med(s) / med(b):.1f}x" if s and b else "-"
+
+        def f(r: dict[str, Any] | None, k: str) -> str:
+            return "-" if r is None or r.get(k) is None else f"{r[k]:,.0f}"
+
+        size = f"{ratio * SLIDE_MS // 1000:,} s"
+        bb = f"{b['per_file']:,} x {b['batches']}" if b else "-"
+        print(f"| {ratio:,} | {size} | {f(s, 'records_per_s')} | {f(b, 'records_per_s')} | {x} | {xm} | {f(s, 'state_rows_max')} "
+              f"| {f(s, 'state_bytes_max')} | {f(b, 'state_rows_max')} | {f(b, 'state_bytes_max')} | {bb} |")
+    ws = json.loads(Path(args.window_size).read_text())
+    print()
+    print("| window (entries per key) | median batch ms | median addBatch ms | batch times ms | state rows | state bytes |")
+    print("|---:|---:|---:|---|---:|---:|")
+    for r in ws["results"]:
+        print(f"| {r['entries_per_key']:,} | {r['median_batch_ms']:,.0f} | {r['median_add_batch_ms']:,.0f} "
+              f"| {', '.join(str(x) for x in r['batch_ms'])} | {r['state_rows'][-1] if r['state_rows'] else '-'} "
+              f"| {r['state_bytes'][-1] if r['state_bytes'] else '-'} |")
+
+
 def _ints(s: str) -> list[int]:
     return [int(x) for x in s.split(",") if x]
 
@@ -267,9 +300,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument("--window-size", type=Path, required=True)
     g.add_argument("--png", type=Path, required=True)
     g.set_defaults(func=plot)
+    tb = sub.add_parser("table", help="markdown tables of the two result files")
+    tb.add_argument("--throughput", type=Path, required=True)
+    tb.add_argument("--window-size", type=Path, required=True)
+    tb.set_defaults(func=table)
     args = p.parse_args(argv)
-    if args.cmd == "plot":
-        plot(args)
+    if args.cmd in ("plot", "table"):
+        args.func(args)
         return 0
     res = args.func(args)
     args.out.parent.mkdir(parents=True, exist_ok=True)
