@@ -116,3 +116,17 @@ bench-flink-quick:
 # window/slide 1 and 10 only, 5 alternating rounds per engine (the close cases)
 bench-flink-repeat:
 	$(FLINK_BENCH) repeat target/bench-flink-repeat.csv
+
+# ==== Spark connector benchmarks (issue 6; owner: Spark) ====================================
+# docs/benchmarks-spark.md: swag operator vs Spark's built-in window() (records/s, state size) and
+# the swag per-batch time vs window size. BENCH_LOCK serializes timed runs on a shared machine.
+BENCH_LOCK ?= flock /tmp/swag-bench.lock
+
+.PHONY: bench-spark
+bench-spark: build
+	uptime
+	$(BENCH_LOCK) $(PY) -m swag.bench_spark throughput --out docs/bench/spark-throughput.json
+	$(BENCH_LOCK) $(PY) -m swag.bench_spark window-size --out docs/bench/spark-window-size.json
+	uptime
+	$(PY) -m swag.bench_spark plot --throughput docs/bench/spark-throughput.json \
+	  --window-size docs/bench/spark-window-size.json --png docs/bench/spark.png

@@ -161,27 +161,42 @@ def split(df: DataFrame) -> tuple[DataFrame, DataFrame]:
 
     kinds = ["swag_kind", "swag_record", "swag_reason"]
     windows = df.filter(F.col("swag_kind") == "window").drop(*kinds)
-    keys = [c for c in df.columns if c not in kinds and c not in ("window", "window_start", "window_end")]
-    del keys
     others = df.filter(F.col("swag_kind") != "window").select("swag_kind", "swag_record", "swag_reason")
     return windows, others
 
 
 def _translate(e: Exception) -> Exception:
-    """A py4j error from the swag entry point as a Python exception with the Java message."""
+    """A Java error from the swag entry point as a Python exception with the Java message.
+
+    PySpark turns some Java exceptions into its own (``java.lang.IllegalArgumentException`` into
+    ``pyspark.errors.IllegalArgumentException``, keeping the Java object as ``_origin``); others
+    arrive as a ``Py4JJavaError`` with ``java_exception``. Both are mapped by the Java class:
+    ``IllegalArgumentException`` (a bad query or input: the message names the field and value) to
+    :class:`InvalidQueryError`, ``IllegalStateException`` (session setup) to :class:`SwagSetupError`.
+    """
     from .errors import InvalidQueryError
 
-    msg = str(e)
     java = getattr(e, "java_exception", None)
+    if java is None:
+        java = getattr(e, "_origin", None)
+    cls, text = "", str(e)
     if java is not None:
         try:
-            cls = java.getClass().getName()
-            text = java.getMessage()
+            cls, text = java.getClass().getName(), java.getMessage()
         except Exception:  # pragma: no cover - defensive
-            cls, text = "", msg
-        if cls == "java.lang.IllegalArgumentException":
-            return InvalidQueryError(text)
-        if cls == "java.lang.IllegalStateException":
-            return SwagSetupError(text)
-        return SwagError(f"{cls}: {text}")
-    return SwagError(msg)
+            pass
+    else:
+        from pyspark.errors import IllegalArgumentException as PyIllegalArgument
+
+        if isinstance(e, PyIllegalArgument):
+            cls = "java.lang.IllegalArgumentException"
+    if cls == "java.lang.IllegalArgumentException":
+        err: SwagError = InvalidQueryError(text)
+    elif cls == "java.lang.IllegalStateException":
+        err = SwagSetupError(text)
+    elif cls:
+        err = SwagError(f"{cls}: {text}")
+    else:
+        err = SwagError(text)
+    err.java_exception = java
+    return err

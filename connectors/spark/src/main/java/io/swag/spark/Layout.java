@@ -211,6 +211,46 @@ final class Layout implements Serializable {
     return RowFactory.create(r);
   }
 
+  /**
+   * Converts the input row {@code in} into {@code out} (swag values, the time as epoch ms) and
+   * checks it: returns why the record is rejected (null or unparsable time, a NaN value, a value a
+   * function refuses), naming the column and value, or null if it is good. Lateness is not checked
+   * here (streaming only). Shared by the streaming processor and the batch back-fill.
+   */
+  String convert(Row in, Object[] out, WindowGroup group) {
+    for (int i = 0; i < out.length; i++) {
+      out[i] = toSwag(in.get(i));
+    }
+    Object tv = in.get(timeIdx);
+    Long t = time(tv);
+    if (t == null) {
+      return tv == null ? "time column '" + columns.get(timeIdx) + "' is null"
+          : "time column '" + columns.get(timeIdx) + "': unparsable time " + tv;
+    }
+    out[timeIdx] = t;
+    for (int i = keys; i < out.length; i++) {
+      if (i != timeIdx && out[i] instanceof Double d && d.isNaN()) {
+        return "column '" + columns.get(i) + "' is NaN";
+      }
+    }
+    try {
+      group.check(out, t);
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+    return null;
+  }
+
+  /** The reason a record of {@code key} is rejected for its key (a null key column), or null. */
+  String nullKey(Row key) {
+    for (int i = 0; i < keys; i++) {
+      if (key.isNullAt(i)) {
+        return "key column '" + columns.get(i) + "' is null";
+      }
+    }
+    return null;
+  }
+
   /** A row reporting a late or rejected record. */
   Row recordRow(Row key, String kind, Row input, String reason) {
     Object[] r = new Object[outTypes.length];

@@ -6,7 +6,6 @@ import io.swag.core.plan.WindowGroup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.spark.sql.Encoders;
@@ -19,7 +18,6 @@ import org.apache.spark.sql.streaming.TTLConfig;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.streaming.TimerValues;
 import org.apache.spark.sql.streaming.ValueState;
-import scala.Tuple2;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -27,92 +25,154 @@ import scala.jdk.javaapi.CollectionConverters;
  * partition and batch, executing a plan per key with {@link KeyWindows}.
  *
  * <p><b>State.</b> The window contents live in Spark's state store, so that a restart from the
- * checkpoint or a task retry gives exact results: {@code entries}, a map from record time to the
- * encoded input rows at that time ({@link RowCodec}); {@code fired}, the watermark up to which the
- * key's windows fired; {@code timer}, the registered timer; {@code version}, a random nonce written
- * with every change. The aggregator itself is an executor-side cache ({@link #CACHE}) keyed by
- * operator and key and stamped with the nonce; a stale or missing cache entry (another executor, a
- * restart, a retried batch) is rebuilt from {@code entries} with one bulk insert. So a batch costs
- * O(records of the batch + entries evicted) state operations and aggregator work, not O(window).
+ * checkpoint or a task retry gives exact results: {@code chunks}, a map from batch id to the key's
+ * accepted input rows of that batch (one state put per key and batch, {@link RowCodec}-encoded,
+ * each row with its time); {@code index}, the chunks' (largest time, batch id) pairs;
+ * {@code evicted}, the largest record time the aggregator evicted (every stored row at or below it
+ * is gone: a chunk is removed, one state remove, once its largest time is); {@code fired}, the
+ * watermark up to which the key's windows fired; {@code timer}, the registered timer;
+ * {@code version}, a random nonce written with every change. The aggregator itself is an
+ * executor-side cache ({@link #CACHE}) keyed by operator and key and stamped with the nonce; a
+ * stale or missing cache entry (another executor, a restart, a retried batch) is rebuilt from the
+ * chunks (rows above {@code evicted}) with one bulk insert. So a batch costs O(records of the
+ * batch + entries evicted) aggregator work and O(1 + chunks dropped) state operations per key,
+ * not O(window).
  *
  * <p><b>Time.</b> Spark's watermark {@code S} means records with time {@code < S} are late; swag's
  * {@code W = S - 1}. A key's next swag timer {@code f} (fire when {@code W >= f}) is a Spark timer
  * at {@code f + 1} (fires when {@code S >= f + 1}). Input rows reach the processor unfiltered (the
  * entry point strips the watermark from the time column), so records later than the allowed
- * lateness are seen here and reported as {@code late} rows, never dropped silently.
+ * lateness are seen here and reported as {@code late} rows, never dropped silently. Records are
+ * judged against Spark's late-events watermark (the previous batch's, {@link LateEventsWatermark},
+ * read from the checkpoint's offset log), as Spark's built-in window aggregation does, also in the
+ * first batch after a restart and on any executor.
  */
 public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private static final long serialVersionUID = 1L;
   /** Executor-side aggregators: (operator id, key) to the nonce they reflect and the key's state. */
   static final Map<CacheKey, Cached> CACHE = new ConcurrentHashMap<>();
 
-  /**
-   * Per operator, the eviction watermark Spark gave each batch (as seen by this executor's tasks):
-   * the late-events watermark of batch N is batch N-1's, which is what Spark's built-in window
-   * aggregation filters late rows with; swag accepts records the same way so that both agree.
-   */
-  static final Map<String, java.util.concurrent.ConcurrentSkipListMap<Long, Long>> BATCH_WATERMARKS =
-      new ConcurrentHashMap<>();
-
   record CacheKey(String operator, Row key) {}
 
-  record Cached(long version, KeyWindows kw) {}
+  /** A key's aggregator and chunk bookkeeping, as of the state with nonce {@code version}. */
+  record Cached(long version, KeyState ks) {}
+
+  /** The working copy of a key's state: aggregator, chunk index, evicted time (see the class doc). */
+  static final class KeyState {
+    final KeyWindows kw;
+    long[] index; // pairs (largest time, batch id), in batch order
+    int indexLen; // longs used
+    long evicted;
+    boolean indexChanged;
+
+    KeyState(KeyWindows kw, long[] index, long evicted) {
+      this.kw = kw;
+      this.index = index;
+      this.indexLen = index.length;
+      this.evicted = evicted;
+    }
+
+    void onEvict(long t) {
+      if (t > evicted) {
+        evicted = t;
+        indexChanged = true; // written with the index
+      }
+    }
+  }
 
   private final Layout layout;
   private final String operatorId;
   private final boolean finalOnly;
+  private final LateEventsWatermark lateEvents;
   private transient WindowGroup group;
-  private transient MapState<Long, byte[]> entries;
+  private transient MapState<Long, byte[]> chunks;
+  private transient ValueState<byte[]> index;
+  private transient ValueState<Long> evicted;
   private transient ValueState<Long> fired;
   private transient ValueState<Long> timer;
   private transient ValueState<Long> version;
 
-  SwagProcessor(Layout layout, String operatorId, boolean finalOnly) {
+  SwagProcessor(Layout layout, String operatorId, boolean finalOnly, LateEventsWatermark lateEvents) {
     this.layout = layout;
     this.operatorId = operatorId;
     this.finalOnly = finalOnly;
+    this.lateEvents = lateEvents;
   }
 
   @Override
   public void init(OutputMode outputMode, TimeMode timeMode) {
     group = WindowGroup.timeGroups(layout.plan(), layout.columns, finalOnly).get(0);
-    entries = getHandle().getMapState("entries", Encoders.LONG(), Encoders.BINARY(), TTLConfig.NONE());
+    chunks = getHandle().getMapState("chunks", Encoders.LONG(), Encoders.BINARY(), TTLConfig.NONE());
+    index = getHandle().getValueState("index", Encoders.BINARY(), TTLConfig.NONE());
+    evicted = getHandle().getValueState("evicted", Encoders.LONG(), TTLConfig.NONE());
     fired = getHandle().getValueState("fired", Encoders.LONG(), TTLConfig.NONE());
     timer = getHandle().getValueState("timer", Encoders.LONG(), TTLConfig.NONE());
     version = getHandle().getValueState("version", Encoders.LONG(), TTLConfig.NONE());
   }
 
-  /** The key's aggregator: the cached one if it reflects the stored state, else rebuilt from it. */
-  private KeyWindows load(Row key) {
+  /**
+   * The key's aggregator: the cached one if it reflects the stored state, else rebuilt from it. The
+   * cache entry is taken out while the task works on it and put back by {@link #save} with the
+   * nonce written to state: a task that fails in between leaves no entry behind (its retry rebuilds
+   * from the state store's last committed version), and two attempts never share an aggregator.
+   */
+  private KeyState load(Row key) {
     long v = version.exists() ? version.get() : 0L;
     CacheKey ck = new CacheKey(operatorId, key);
-    Cached c = CACHE.get(ck);
+    Cached c = CACHE.remove(ck);
     if (c != null && c.version() == v && v != 0L) {
-      return c.kw();
+      return c.ks();
     }
     KeyWindows kw = group.newKey(group.perRecord());
-    if (v != 0L) {
-      List<Long> ts = new ArrayList<>();
-      List<Object[]> rows = new ArrayList<>();
-      scala.collection.Iterator<Tuple2<Long, byte[]>> it = entries.iterator();
-      while (it.hasNext()) {
-        Tuple2<Long, byte[]> e = it.next();
-        for (Object[] r : RowCodec.decode(e._2())) {
-          ts.add(e._1());
-          rows.add(r);
-        }
-      }
-      long[] ta = new long[ts.size()];
-      for (int i = 0; i < ta.length; i++) {
-        ta[i] = ts.get(i);
-      }
-      kw.restore(ta, rows.toArray(new Object[0][]), ta.length, fired.exists() ? fired.get() : Long.MIN_VALUE);
+    if (v == 0L) {
+      return new KeyState(kw, new long[0], Long.MIN_VALUE);
     }
-    return kw;
+    long[] idx = decodeIndex(index.exists() ? index.get() : new byte[0]);
+    long ev = evicted.exists() ? evicted.get() : Long.MIN_VALUE;
+    int n = 0;
+    long[] ts = new long[64];
+    Object[][] rows = new Object[64][];
+    for (int i = 0; i + 1 < idx.length; i += 2) {
+      byte[] chunk = chunks.getValue(idx[i + 1]);
+      if (chunk == null) {
+        throw new IllegalStateException("swag state: chunk " + idx[i + 1] + " of the index is missing");
+      }
+      for (Object[] r : RowCodec.decode(chunk)) {
+        long t = (Long) r[layout.timeIdx];
+        if (t <= ev) {
+          continue; // evicted already
+        }
+        if (n == ts.length) {
+          ts = java.util.Arrays.copyOf(ts, 2 * n);
+          rows = java.util.Arrays.copyOf(rows, 2 * n);
+        }
+        ts[n] = t;
+        rows[n++] = r;
+      }
+    }
+    kw.restore(ts, rows, n, fired.exists() ? fired.get() : Long.MIN_VALUE);
+    return new KeyState(kw, idx, ev);
   }
 
-  /** Writes the key's bookkeeping after a change: timer, fired watermark, nonce, cache. */
-  private void save(Row key, KeyWindows kw) {
+  private static long[] decodeIndex(byte[] b) {
+    java.nio.LongBuffer lb = java.nio.ByteBuffer.wrap(b).asLongBuffer();
+    long[] r = new long[lb.remaining()];
+    lb.get(r);
+    return r;
+  }
+
+  private static byte[] encodeIndex(long[] idx, int len) {
+    java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocate(8 * len);
+    bb.asLongBuffer().put(idx, 0, len);
+    return bb.array();
+  }
+
+  /**
+   * Writes the key's bookkeeping after a change: drops the chunks evicted completely, then index,
+   * evicted time, timer, fired watermark, nonce, cache.
+   */
+  private void save(Row key, KeyState ks) {
+    KeyWindows kw = ks.kw;
     CacheKey ck = new CacheKey(operatorId, key);
     long next = kw.nextTimer();
     long sparkTimer = next == Long.MAX_VALUE ? Long.MAX_VALUE : next + 1;
@@ -121,7 +181,9 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       if (old != null) {
         getHandle().deleteTimer(old);
       }
-      entries.clear();
+      chunks.clear();
+      index.clear();
+      evicted.clear();
       fired.clear();
       timer.clear();
       version.clear();
@@ -139,62 +201,60 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
         timer.clear();
       }
     }
+    int keep = 0;
+    long[] idx = ks.index;
+    for (int i = 0; i + 1 < ks.indexLen; i += 2) {
+      if (idx[i] <= ks.evicted) {
+        chunks.removeKey(idx[i + 1]); // every row of the chunk was evicted
+        ks.indexChanged = true;
+      } else {
+        idx[keep++] = idx[i];
+        idx[keep++] = idx[i + 1];
+      }
+    }
+    ks.indexLen = keep;
+    if (ks.indexChanged) {
+      index.update(encodeIndex(idx, keep));
+      evicted.update(ks.evicted);
+      ks.indexChanged = false;
+    }
     fired.update(kw.firedWatermark());
     long nonce = ThreadLocalRandom.current().nextLong();
     if (nonce == 0L) {
       nonce = 1L;
     }
     version.update(nonce);
-    CACHE.put(ck, new Cached(nonce, kw));
+    CACHE.put(ck, new Cached(nonce, ks));
   }
 
   @Override
   public scala.collection.Iterator<Row> handleInputRows(Row key, scala.collection.Iterator<Row> rows, TimerValues tv) {
-    long current = tv.getCurrentWatermarkInMs();
-    long late = lateEventsWatermark(current);
-    boolean prevKnown = previousBatchSeen();
-    long wm = late - 1;
+    long wm = lateEvents.of(getHandle(), tv.getCurrentWatermarkInMs()) - 1;
     List<Row> out = new ArrayList<>();
-    for (int i = 0; i < layout.keys; i++) {
-      if (key.isNullAt(i)) {
-        while (rows.hasNext()) {
-          out.add(layout.recordRow(key, "rejected", rows.next(), "key column '" + layout.columns.get(i) + "' is null"));
-        }
-        return CollectionConverters.asScala(out.iterator());
+    String badKey = layout.nullKey(key);
+    if (badKey != null) {
+      while (rows.hasNext()) {
+        out.add(layout.recordRow(key, "rejected", rows.next(), badKey));
       }
+      return CollectionConverters.asScala(out.iterator());
     }
-    KeyWindows kw = load(key);
+    KeyState ks = load(key);
+    KeyWindows kw = ks.kw;
     int n = 0;
     long[] ts = new long[16];
     Object[][] batch = new Object[16][];
     while (rows.hasNext()) {
       Row in = rows.next();
       Object[] row = new Object[layout.columns.size()];
-      for (int i = 0; i < row.length; i++) {
-        row[i] = Layout.toSwag(in.get(i));
-      }
-      Long t = layout.time(in.get(layout.timeIdx));
-      if (t == null) {
-        out.add(layout.recordRow(key, "rejected", in, in.get(layout.timeIdx) == null
-            ? "time column '" + layout.columns.get(layout.timeIdx) + "' is null"
-            : "time column '" + layout.columns.get(layout.timeIdx) + "': unparsable time " + in.get(layout.timeIdx)));
+      String bad = layout.convert(in, row, group);
+      if (bad != null) {
+        out.add(layout.recordRow(key, "rejected", in, bad));
         continue;
       }
-      row[layout.timeIdx] = t;
-      String nan = nanColumn(row);
-      if (nan != null) {
-        out.add(layout.recordRow(key, "rejected", in, "column '" + nan + "' is NaN"));
-        continue;
-      }
+      long t = (Long) row[layout.timeIdx];
       if (!group.accepts(t, wm)) {
         out.add(layout.recordRow(key, "late", in, "time " + t + " is beyond the allowed lateness ("
             + group.latenessMs() + " ms) at watermark " + wm));
-        continue;
-      }
-      try {
-        group.check(row, t);
-      } catch (IllegalArgumentException e) {
-        out.add(layout.recordRow(key, "rejected", in, e.getMessage()));
         continue;
       }
       if (n == ts.length) {
@@ -205,74 +265,50 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       batch[n++] = row;
     }
     if (n > 0) {
-      kw.setEvictionListener(entries::removeKey);
+      kw.setEvictionListener(ks::onEvict);
       // The key's own fired watermark lags the stream's when its timers have not run for a while:
       // bring it up to the late-events watermark, else a record accepted for one window would also
       // go into (and, in update mode, re-emit; in append mode, fire) a window of the key that is
       // past its lateness by the stream's watermark (what Spark's built-in aggregation drops).
-      // Not when that watermark is the current one (previous batch unknown): windows due at it
-      // fire later in this batch, through their timers.
-      long insertWm = prevKnown ? Math.max(kw.firedWatermark(), wm) : kw.firedWatermark();
+      long insertWm = Math.max(kw.firedWatermark(), wm);
       kw.insertBatch(ts, batch, n, insertWm, (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r)));
       kw.setEvictionListener(null);
-      TreeMap<Long, byte[]> add = new TreeMap<>();
+      // the batch's rows: one chunk, one state put (a key gets input once per batch)
+      java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream(32 * n);
+      long chunkMax = Long.MIN_VALUE;
       for (int i = 0; i < n; i++) {
-        add.merge(ts[i], RowCodec.encode(batch[i]), RowCodec::append);
+        buf.writeBytes(RowCodec.encode(batch[i]));
+        chunkMax = Math.max(chunkMax, ts[i]);
       }
-      for (Map.Entry<Long, byte[]> e : add.entrySet()) {
-        byte[] old = entries.getValue(e.getKey());
-        entries.updateValue(e.getKey(), RowCodec.append(old, e.getValue()));
+      long batchId = getHandle().getQueryInfo().getBatchId();
+      chunks.updateValue(batchId, buf.toByteArray());
+      if (ks.indexLen + 2 > ks.index.length) {
+        ks.index = java.util.Arrays.copyOf(ks.index, Math.max(8, 2 * ks.index.length));
       }
-      save(key, kw);
+      ks.index[ks.indexLen++] = chunkMax;
+      ks.index[ks.indexLen++] = batchId;
+      ks.indexChanged = true;
+      save(key, ks);
+    } else if (version.exists()) {
+      CACHE.put(new CacheKey(operatorId, key), new Cached(version.get(), ks)); // unchanged: give it back
     }
     return CollectionConverters.asScala(out.iterator());
-  }
-
-  /**
-   * The watermark below which this batch's records are late: the previous batch's eviction
-   * watermark if this executor saw that batch (Spark's own late-events watermark), else the
-   * current one (stricter; e.g. the first batch after a restart).
-   */
-  private long lateEventsWatermark(long current) {
-    long batch = getHandle().getQueryInfo().getBatchId();
-    var seen = BATCH_WATERMARKS.computeIfAbsent(operatorId, k -> new java.util.concurrent.ConcurrentSkipListMap<>());
-    seen.put(batch, current);
-    while (seen.size() > 16) {
-      seen.pollFirstEntry();
-    }
-    Long prev = seen.get(batch - 1);
-    return prev == null ? current : Math.min(prev, current);
-  }
-
-  /** Whether this executor saw the previous batch's watermark (after {@link #lateEventsWatermark}). */
-  private boolean previousBatchSeen() {
-    var seen = BATCH_WATERMARKS.get(operatorId);
-    return seen != null && seen.containsKey(getHandle().getQueryInfo().getBatchId() - 1);
-  }
-
-  private String nanColumn(Object[] row) {
-    for (int i = layout.keys; i < row.length; i++) {
-      if (i != layout.timeIdx && row[i] instanceof Double d && d.isNaN()) {
-        return layout.columns.get(i);
-      }
-    }
-    return null;
   }
 
   @Override
   public scala.collection.Iterator<Row> handleExpiredTimer(Row key, TimerValues tv, ExpiredTimerInfo info) {
     long wm = tv.getCurrentWatermarkInMs() - 1;
-    lateEventsWatermark(wm + 1);
     timer.clear(); // this timer fired
     if (!version.exists()) {
       return CollectionConverters.asScala(java.util.Collections.<Row>emptyIterator());
     }
-    KeyWindows kw = load(key);
+    KeyState ks = load(key);
+    KeyWindows kw = ks.kw;
     List<Row> out = new ArrayList<>();
-    kw.setEvictionListener(entries::removeKey);
+    kw.setEvictionListener(ks::onEvict);
     kw.fire(wm, (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r)));
     kw.setEvictionListener(null);
-    save(key, kw);
+    save(key, ks);
     return CollectionConverters.asScala(out.iterator());
   }
 }

@@ -25,6 +25,7 @@ import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * The DataFrame entry point: {@link #aggregate(Dataset, String, String)} runs a swag query (the JSON
@@ -85,7 +86,9 @@ public final class SwagSpark {
         throw new IllegalStateException("swag on a streaming DataFrame needs the RocksDB state store: set "
             + PROVIDER_CONF + "=" + ROCKSDB + " (swag.spark.session() does), found '" + provider + "'");
       }
-      SwagProcessor p = new SwagProcessor(layout, UUID.randomUUID().toString(), options.finalOnly());
+      LateEventsWatermark lateEvents = new LateEventsWatermark(
+          new SerializableConfiguration(df.sparkSession().sessionState().newHadoopConf()));
+      SwagProcessor p = new SwagProcessor(layout, UUID.randomUUID().toString(), options.finalOnly(), lateEvents);
       out = grouped.transformWithState(p, TimeMode.EventTime(),
           options.finalOnly() ? OutputMode.Append() : OutputMode.Update(), Encoders.row(layout.outputSchema));
     } else {
@@ -160,57 +163,34 @@ public final class SwagSpark {
         group = WindowGroup.timeGroups(layout.plan(), layout.columns, true).get(0);
       }
       List<Row> out = new ArrayList<>();
-      List<Object[]> ok = new ArrayList<>();
-      List<Long> ts = new ArrayList<>();
+      String badKey = layout.nullKey(key);
+      if (badKey != null) {
+        while (rows.hasNext()) {
+          out.add(layout.recordRow(key, "rejected", rows.next(), badKey));
+        }
+        return out.iterator();
+      }
+      int n = 0;
+      long[] ta = new long[16];
+      Object[][] ok = new Object[16][];
       while (rows.hasNext()) {
         Row in = rows.next();
         Object[] row = new Object[layout.columns.size()];
-        for (int i = 0; i < row.length; i++) {
-          row[i] = Layout.toSwag(in.get(i));
-        }
-        Long t = layout.time(in.get(layout.timeIdx));
-        if (t == null) {
-          out.add(layout.recordRow(key, "rejected", in, "time column '" + layout.columns.get(layout.timeIdx)
-              + "' is " + (in.get(layout.timeIdx) == null ? "null" : "unparsable: " + in.get(layout.timeIdx))));
-          continue;
-        }
-        row[layout.timeIdx] = t;
-        String bad = null;
-        for (int i = layout.keys; i < row.length; i++) {
-          if (i != layout.timeIdx && row[i] instanceof Double d && d.isNaN()) {
-            bad = "column '" + layout.columns.get(i) + "' is NaN";
-          }
-        }
-        if (bad == null) {
-          try {
-            group.check(row, t);
-          } catch (IllegalArgumentException e) {
-            bad = e.getMessage();
-          }
-        }
+        String bad = layout.convert(in, row, group);
         if (bad != null) {
           out.add(layout.recordRow(key, "rejected", in, bad));
           continue;
         }
-        ok.add(row);
-        ts.add(t);
-      }
-      for (int i = 0; i < layout.keys; i++) {
-        if (key.isNullAt(i)) {
-          for (Object[] r : ok) {
-            out.add(layout.recordRow(key, "rejected", RowFactory.create(r), "key column '" + layout.columns.get(i)
-                + "' is null"));
-          }
-          return out.iterator();
+        if (n == ta.length) {
+          ta = java.util.Arrays.copyOf(ta, 2 * n);
+          ok = java.util.Arrays.copyOf(ok, 2 * n);
         }
+        ta[n] = (Long) row[layout.timeIdx];
+        ok[n++] = row;
       }
       KeyWindows kw = group.newKey(false);
-      long[] ta = new long[ts.size()];
-      for (int i = 0; i < ta.length; i++) {
-        ta[i] = ts.get(i);
-      }
       KeyWindows.WindowOutput emit = (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r));
-      kw.insertBatch(ta, ok.toArray(new Object[0][]), ta.length, Long.MIN_VALUE, emit);
+      kw.insertBatch(ta, ok, n, Long.MIN_VALUE, emit);
       kw.fire(Long.MAX_VALUE, emit);
       return out.iterator();
     }
