@@ -344,16 +344,6 @@ class FlinkCluster:
         return float(r[0]["sum"]) if r else 0.0
 
 
-def taskmanager_pids_of_job(cluster: FlinkCluster, job_id: str) -> set[str]:
-    """The TaskManager ids running tasks of ``job_id``."""
-    out = set()
-    for v in cluster.job(job_id)["vertices"]:
-        r = http_json(f"{cluster.url}/jobs/{job_id}/vertices/{v['id']}/taskmanagers")
-        for tm in r.get("taskmanagers", []):
-            out.add(tm.get("taskmanager-id") or tm.get("resource-id") or "")
-    return out
-
-
 # ---------------------------------------------------------------------------------------------- Spark
 
 def pyspark_home() -> Path:

@@ -38,7 +38,9 @@ import org.apache.flink.types.Row;
  * into rows (k, ts, v, id, wm) with nulls for unparsable fields, punctuated watermarks from the
  * {@code wm} column, the swag operator (uid "swag"), and an at-least-once file sink (one file per
  * subtask attempt, flushed at every checkpoint) that writes the windows, the late records (LATE) and
- * the rejected records (REJ).
+ * the rejected records (REJ). File names start with their creation time (ms), so reading them in name
+ * order reads every key's rows in emission order (a window's row is updated by records within the
+ * lateness: the last row of a (key, window) is its final value).
  *
  * <p>Arguments ({@code --name value}): {@code out} (directory), {@code n} (records; 0 = unbounded),
  * {@code rate} (records/s), {@code bad} (every {@code bad}-th record is broken: null key, unparsable
@@ -168,7 +170,8 @@ public final class ClusterJob {
     public SinkWriter<String> createWriter(WriterInitContext context) throws IOException {
       int sub = context.getTaskInfo().getIndexOfThisSubtask();
       int attempt = context.getTaskInfo().getAttemptNumber();
-      Path p = Paths.get(dir, "part-" + sub + "-" + attempt + "-" + UUID.randomUUID() + ".txt");
+      Path p = Paths.get(dir, String.format(Locale.ROOT, "part-%015d-%d-%d-%s.txt", System.currentTimeMillis(), sub,
+          attempt, UUID.randomUUID()));
       Files.createDirectories(p.getParent());
       BufferedWriter w = Files.newBufferedWriter(p, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW);
       return new SinkWriter<>() {
