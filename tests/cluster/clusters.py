@@ -220,6 +220,7 @@ class FlinkCluster:
             "slot.request.timeout": "60000",
             "state.backend.type": "hashmap",
             "metrics.internal.query-service.port": "0",
+            "metrics.fetcher.update-interval": "1000",
         }
         c.update(self.extra_conf)
         return c
