@@ -46,7 +46,7 @@ test-python: venv build
 test-all: venv
 	mvn -B -ntp verify
 	@$(MAKE) --no-print-directory jar-into-package
-	$(PY) -m pytest -q --ignore=tests/flink tests
+	$(PY) -m pytest -q -m "not soak" --ignore=tests/flink tests
 	@$(MAKE) --no-print-directory test-flink
 
 # --- demo and benchmarks --------------------------------------------------
@@ -108,3 +108,22 @@ bench-flink-quick:
 	mvn -B -q -ntp -pl connectors/flink -am -DskipTests install
 	cd connectors/flink && mvn -B -q -ntp dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp
 	cd connectors/flink && java -Xmx4g -cp target/test-classes:target/classes:$$(cat target/bench.cp) io.swag.flink.bench.FlinkBench quick target/bench-flink.csv
+
+# ==== Real clusters (issue 7; docs/operations.md) ===========================================
+# Flink session cluster (pyflink's bin scripts) and Spark standalone cluster (pyspark's spark-class)
+# on 127.0.0.1, started and stopped by the tests' fixtures (tests/cluster). `make test` runs the short
+# test of each engine (the others are also marked slow); the soak is behind the `soak` marker.
+SOAK_MINUTES ?= 10
+
+.PHONY: test-cluster soak cluster-jars
+
+cluster-jars: venv venv-flink
+	$(MVN) -Pflink -DskipTests install
+	@$(MAKE) --no-print-directory jar-into-package
+
+test-cluster: cluster-jars
+	$(PY) -m pytest -q -m "cluster and not soak" tests/cluster
+
+# SOAK_MINUTES per engine; one benchmark at a time on a shared machine (flock)
+soak: cluster-jars
+	flock /tmp/swag-bench.lock $(PY) tests/cluster/soak.py --minutes $(SOAK_MINUTES) --out docs/figures

@@ -45,7 +45,9 @@ import org.apache.flink.types.Row;
  * <p>Arguments ({@code --name value}): {@code out} (directory), {@code n} (records; 0 = unbounded),
  * {@code rate} (records/s), {@code bad} (every {@code bad}-th record is broken: null key, unparsable
  * time, NaN value, or far beyond the lateness; 0 = none), {@code local} (run in a local mini cluster
- * with this parallelism), {@code checkpoint-dir}, {@code interval} (checkpoint interval, ms).
+ * with this parallelism), {@code checkpoint-dir}, {@code interval} (checkpoint interval, ms),
+ * {@code soak} (any value: window lines start with "@wall-ms", and out/start.txt gets the wall time of
+ * record 0, for the latency of the soak run).
  */
 public final class ClusterJob {
   static final long BASE = 1_700_000_000_000L;
@@ -125,6 +127,26 @@ public final class ClusterJob {
     }
   }
 
+  /** Parses, and writes the wall time at which record 0 arrived to {@code <out>/start.txt} (soak latency). */
+  static final class StartMark implements org.apache.flink.api.common.functions.MapFunction<String, Row> {
+    private static final long serialVersionUID = 1L;
+    private final String out;
+
+    StartMark(String out) {
+      this.out = out;
+    }
+
+    @Override
+    public Row map(String line) throws IOException {
+      Row r = parse(line);
+      if ((Long) r.getField(3) == 0L) {
+        Files.createDirectories(Paths.get(out));
+        Files.writeString(Paths.get(out, "start.txt"), Long.toString(System.currentTimeMillis()));
+      }
+      return r;
+    }
+  }
+
   /** Watermarks from the {@code wm} column (so records and watermarks interleave the same on every run). */
   static final class Punctuated implements WatermarkGenerator<Row> {
     private long last = Long.MIN_VALUE;
@@ -161,9 +183,11 @@ public final class ClusterJob {
   static final class FileLines implements Sink<String> {
     private static final long serialVersionUID = 1L;
     private final String dir;
+    private final boolean wall;
 
-    FileLines(String dir) {
+    FileLines(String dir, boolean wall) {
       this.dir = dir;
+      this.wall = wall;
     }
 
     @Override
@@ -177,6 +201,9 @@ public final class ClusterJob {
       return new SinkWriter<>() {
         @Override
         public void write(String element, Context ctx) throws IOException {
+          if (wall) {
+            w.write("@" + System.currentTimeMillis() + "\t");
+          }
           w.write(element);
           w.write('\n');
         }
@@ -209,6 +236,7 @@ public final class ClusterJob {
     int rate = Integer.parseInt(a.getOrDefault("rate", "5000"));
     int bad = Integer.parseInt(a.getOrDefault("bad", "0"));
     int local = Integer.parseInt(a.getOrDefault("local", "0"));
+    boolean soak = a.containsKey("soak");
     StreamExecutionEnvironment env;
     if (local > 0) {
       Configuration conf = new Configuration();
@@ -224,7 +252,7 @@ public final class ClusterJob {
     DataGeneratorSource<String> src = new DataGeneratorSource<>(new Gen(bad), n <= 0 ? Long.MAX_VALUE : n,
         RateLimiterStrategy.perSecond(rate), Types.STRING);
     DataStream<Row> in = env.fromSource(src, WatermarkStrategy.noWatermarks(), "lines").uid("lines").setParallelism(1)
-        .map(ClusterJob::parse).returns(TYPE).uid("parse").setParallelism(1)
+        .map(soak ? new StartMark(out) : ClusterJob::parse).returns(TYPE).uid("parse").setParallelism(1)
         .assignTimestampsAndWatermarks(WatermarkStrategy.<Row>forGenerator(ctx -> new Punctuated())
             .withTimestampAssigner((row, prev) -> row.getField(1) == null ? Long.MIN_VALUE : (Long) row.getField(1)))
         .uid("watermarks").setParallelism(1);
@@ -233,7 +261,7 @@ public final class ClusterJob {
         .union(res.getSideOutput(SwagWindows.lateTag(TYPE)).map(r -> format("LATE", r)).returns(Types.STRING).uid("fmt-late"),
             res.getSideOutput(SwagWindows.rejectedTag(TYPE)).map(r -> "REJ\t" + r.getField(0) + "\t"
                 + ((Row) r.getField(1)).getField(3)).returns(Types.STRING).uid("fmt-rej"));
-    lines.sinkTo(new FileLines(out)).uid("sink");
+    lines.sinkTo(new FileLines(out, soak)).uid("sink");
     env.execute("swag-cluster-job");
   }
 }
