@@ -10,9 +10,10 @@
 3. checks: heap and state plateau (mean of the last third <= 1.5 x mean of the middle third), every
    (key, window) of the fired range present, no row written twice, and the windows' values equal
    those of Flink's local mode over the same records;
-4. latency from record to window: a window fires when the watermark of record i_fire passes its end
-   (+ lateness), i_fire is known from the generator; record i is due at start + i / rate (open-loop
-   load), so latency = wall time at the sink - due time of i_fire. p50 and p99 are reported.
+4. latency from record to window: a window's first row is emitted when the watermark carried by
+   record i_fire passes its end - 1 (i_fire is known from the generator); the job logs the wall time
+   at which every 1000th record was parsed, so latency = wall time of the row at the sink - the
+   (interpolated) time record i_fire entered the pipeline. p50 and p99 are reported.
 
 Writes <out>/soak-flink.json and <out>/soak-flink-memory.png. Spark is not soaked yet.
 """
@@ -68,7 +69,12 @@ def main() -> None:
     ap.add_argument("--load", type=float, default=0.7, help="fraction of the measured capacity")
     ap.add_argument("--out", default="docs/figures")
     ap.add_argument("--workdir", default=None)
+    ap.add_argument("--replot", default=None, help="only redraw the PNG from a soak-flink.json")
     a = ap.parse_args()
+    if a.replot:
+        res = json.loads(Path(a.replot).read_text())
+        plot(res["samples"], Path(a.replot).with_name("soak-flink-memory.png"), res)
+        return
     outdir = Path(a.out)
     outdir.mkdir(parents=True, exist_ok=True)
     work = Path(a.workdir or tempfile.mkdtemp(prefix="swag-soak-"))
@@ -111,13 +117,25 @@ def main() -> None:
         c.stop()
     res["achieved_rps"] = round(records / (a.minutes * 60), 1)
     # 3. output: final rows, latency
-    start = int((out / "start.txt").read_text())
+    marks = sorted(tuple(map(int, ln.split())) for ln in (out / "marks.txt").read_text().splitlines() if ln.strip())
+    import bisect
+
+    mark_ids = [m[0] for m in marks]
+
+    def entered(i: int) -> float | None:
+        j = bisect.bisect_right(mark_ids, i) - 1
+        if j < 0 or j + 1 >= len(marks):
+            return None
+        (i0, w0), (i1, w1) = marks[j], marks[j + 1]
+        return w0 + (w1 - w0) * (i - i0) / (i1 - i0)
     final: dict = {}
     first_wall: dict = {}
     rows = 0
     seen = set()
     doubled = 0
+    file_last = []
     for p in sorted(out.glob("part-*.txt")):
+        file_last.append(0)
         for line in p.read_text().splitlines():
             f = line.split("\t")
             if not f[0].startswith("@") or f[1] in ("LATE", "REJ"):
@@ -128,16 +146,15 @@ def main() -> None:
             seen.add((key, vals))
             final[key] = vals
             first_wall.setdefault(key, wall)  # the window's first row (at its end); updates follow
-            final_wall = wall
-            del final_wall
-    ends = sorted({int(k[3]) for k in final})
-    # windows whose final row is certainly out: end + lateness well before the last fired end
-    last_end = ends[-1] - 2 * SIZE
+            file_last[-1] = max(file_last[-1], int(key[3]))
+    # the job is cancelled, so each subtask's file ends at its last flush (checkpoint): check the
+    # windows whose final rows every file had certainly flushed
+    last_end = min(file_last) - 2 * SIZE
     expected = {(f"k{k}", "w", str(e - SIZE), str(e)) for k in range(KEYS)
                 for e in range(BASE + SLIDE, last_end + 1, SLIDE)}
     missing = expected - set(final)
-    lat = sorted(first_wall[k] - (start + i_fire(int(k[3]) - LATENESS) * 1000 / rate) for k in final
-                 if int(k[3]) <= last_end)
+    lat = sorted(first_wall[k] - e for k in final if int(k[3]) <= last_end
+                 for e in [entered(i_fire(int(k[3]) - LATENESS))] if e is not None)
     res.update(rows=rows, windows=len(final), missing=len(missing), doubled=doubled,
                latency_ms_p50=round(lat[len(lat) // 2]), latency_ms_p99=round(lat[int(len(lat) * 0.99)]))
     # values against the local mode for a prefix of the records
@@ -176,11 +193,15 @@ def plot(samples: list[dict], path: Path, res: dict) -> None:
     fig, ax = plt.subplots(figsize=(7, 3.5))
     for i in range(len(samples[0]["heap"])):
         ax.plot(t, [s["heap"][i] / 2**20 for s in samples], label=f"TaskManager {i} heap used")
-    ax.plot(t, [s["state"] / 2**20 for s in samples], label="checkpointed state", linestyle="--")
     ax.set_xlabel("minutes")
-    ax.set_ylabel("MiB")
+    ax.set_ylabel("heap used, MiB")
+    ax2 = ax.twinx()
+    ax2.plot(t, [s["state"] / 2**10 for s in samples], label="checkpointed state", linestyle="--", color="green")
+    ax2.set_ylabel("checkpointed state, KiB")
+    ax2.set_ylim(bottom=0)
+    ax2.legend(fontsize=8, loc="lower right")
     ax.set_title(f"swag on Flink, {res['rate_rps']} records/s (capacity {res['capacity_rps']}/s)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
 

@@ -46,8 +46,8 @@ import org.apache.flink.types.Row;
  * {@code rate} (records/s), {@code bad} (every {@code bad}-th record is broken: null key, unparsable
  * time, NaN value, or far beyond the lateness; 0 = none), {@code local} (run in a local mini cluster
  * with this parallelism), {@code checkpoint-dir}, {@code interval} (checkpoint interval, ms),
- * {@code soak} (any value: window lines start with "@wall-ms", and out/start.txt gets the wall time of
- * record 0, for the latency of the soak run).
+ * {@code soak} (any value: window lines start with "@wall-ms", and out/marks.txt gets the wall time at
+ * which every 1000th record was parsed, for the latency of the soak run).
  */
 public final class ClusterJob {
   static final long BASE = 1_700_000_000_000L;
@@ -127,7 +127,10 @@ public final class ClusterJob {
     }
   }
 
-  /** Parses, and writes the wall time at which record 0 arrived to {@code <out>/start.txt} (soak latency). */
+  /**
+   * Parses, and appends "id wall-ms" of every 1000th record to {@code <out>/marks.txt} (the time a
+   * record entered the pipeline, for the soak's record-to-window latency).
+   */
   static final class StartMark implements org.apache.flink.api.common.functions.MapFunction<String, Row> {
     private static final long serialVersionUID = 1L;
     private final String out;
@@ -139,9 +142,11 @@ public final class ClusterJob {
     @Override
     public Row map(String line) throws IOException {
       Row r = parse(line);
-      if ((Long) r.getField(3) == 0L) {
+      long id = (Long) r.getField(3);
+      if (id % 1000 == 0) {
         Files.createDirectories(Paths.get(out));
-        Files.writeString(Paths.get(out, "start.txt"), Long.toString(System.currentTimeMillis()));
+        Files.writeString(Paths.get(out, "marks.txt"), id + " " + System.currentTimeMillis() + "\n",
+            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
       }
       return r;
     }
