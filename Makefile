@@ -48,7 +48,7 @@ test-python: venv build
 test-all: venv venv-flink
 	mvn -B -ntp verify -Dflink.excludedGroups=bench
 	@$(MAKE) --no-print-directory jar-into-package
-	$(PY) -m pytest -q --ignore=tests/flink tests
+	$(PY) -m pytest -q -m "not soak" --ignore=tests/flink tests
 	SWAG_REQUIRE_FLINK=1 $(PY_FLINK) -m pytest -q tests/flink
 
 # --- demo and benchmarks --------------------------------------------------
@@ -130,3 +130,22 @@ bench-spark: build
 	uptime
 	$(PY) -m swag.bench_spark plot --throughput docs/bench/spark-throughput.json \
 	  --window-size docs/bench/spark-window-size.json --png docs/bench/spark.png
+
+# ==== Real clusters (issue 7; docs/operations.md) ===========================================
+# Flink session cluster (pyflink's bin scripts) and Spark standalone cluster (pyspark's spark-class)
+# on 127.0.0.1, started and stopped by the tests' fixtures (tests/cluster). `make test` runs the short
+# test of each engine (the others are also marked slow); the soak is behind the `soak` marker.
+SOAK_MINUTES ?= 10
+
+.PHONY: test-cluster soak cluster-jars
+
+cluster-jars: venv venv-flink
+	$(MVN) -Pflink -DskipTests install
+	@$(MAKE) --no-print-directory jar-into-package
+
+test-cluster: cluster-jars
+	$(PY) -m pytest -q -m "cluster and not soak" tests/cluster
+
+# SOAK_MINUTES per engine; one benchmark at a time on a shared machine (flock)
+soak: cluster-jars
+	flock /tmp/swag-bench.lock $(PY) tests/cluster/soak.py --minutes $(SOAK_MINUTES) --out docs/figures
