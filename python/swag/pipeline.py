@@ -124,7 +124,9 @@ def _write_batches(df: Any, in_dir: Path, batches: int) -> None:
     n = len(df)
     per = max(1, -(-n // batches))
     for i, start in enumerate(range(0, n, per)):
-        df.iloc[start:start + per].to_parquet(in_dir / f"part-{i:05d}.parquet", index=False)
+        # Spark reads Parquet timestamps in micro- or milliseconds, not pandas' nanoseconds
+        df.iloc[start:start + per].to_parquet(in_dir / f"part-{i:05d}.parquet", index=False,
+                                              coerce_timestamps="us", allow_truncated_timestamps=True)
 
 
 def run_spark(data: str = "flights", out: Path = Path("swag-demo-out"), batches: int = 24,
