@@ -157,6 +157,30 @@ def register_functions(t_env: Any) -> list[str]:
     return list(_call(jvm.io.swag.flink.table.SwagFunctions.register, t_env._j_tenv))
 
 
+def execute_sql(t_env: Any, statement: str) -> Any:
+    """``t_env.execute_sql(statement)``, made safe for PyFlink's gateway threads.
+
+    PyFlink may serve a call on a different Java thread than the one that created ``t_env``
+    (after a job ran Python code in this process), and Flink 2.3's planner then fails with
+    ``NullPointerException: metadataHandlerProvider``. This sets the planner's thread-local on the
+    serving thread and runs the statement in the same gateway call. Returns a ``TableResult``.
+    """
+    from pyflink.table import TableResult
+
+    _add_jar_table(t_env)
+    jvm = _jvm()
+    return TableResult(_call(jvm.io.swag.flink.table.PlannerThreads.executeSql, t_env._j_tenv, statement))
+
+
+def execute(t_env: Any, table: Any) -> Any:
+    """``table.execute()`` with the same thread safety as :func:`execute_sql`; returns a ``TableResult``."""
+    from pyflink.table import TableResult
+
+    _add_jar_table(t_env)
+    jvm = _jvm()
+    return TableResult(_call(jvm.io.swag.flink.table.PlannerThreads.execute, t_env._j_tenv, table._j_table))
+
+
 def _ensure_loaded(t_env: Any) -> None:
     """Puts the jar on the gateway's context class loader so that Python can call its classes."""
     from pyflink.util.java_utils import add_jars_to_context_class_loader

@@ -143,7 +143,7 @@ def test_aggregate_table(env: StreamExecutionEnvironment) -> None:
     assert res.get_schema().get_field_names()[:6] == ["k", "window", "window_start", "window_end", "top", "n"]
     got = set()
     res = res.select(*[col(c) for c in ["k", "window", "window_start", "window_end", "top", "n"]])
-    with res.execute().collect() as it:
+    with swag.flink.execute(t_env, res).collect() as it:
         for r in it:
             got.add((r[0], r[2], r[3], r[4], r[5]))
     q2 = swag.Query(key="k", time="ts").window(500, slide=100, top=swag.max("v"), n=swag.count())
@@ -160,12 +160,15 @@ def test_register_functions_over(env: StreamExecutionEnvironment) -> None:
     names = swag.flink.register_functions(t_env)
     assert "swag_max" in names and "swag_quantile" in names
     t_env.create_temporary_view("t", table)
-    res = t_env.sql_query(
+    # swag.flink.execute_sql, not t_env.execute_sql: PyFlink may run this call on a Java thread other
+    # than the one that created t_env, where Flink's planner fails ("metadataHandlerProvider")
+    res = swag.flink.execute_sql(
+        t_env,
         "SELECT MAX(v) OVER w, swag_max(v) OVER w, MIN(v) OVER w, swag_min(v) OVER w FROM t "
-        "WINDOW w AS (PARTITION BY k ORDER BY rt ROWS BETWEEN 5 PRECEDING AND CURRENT ROW)"
+        "WINDOW w AS (PARTITION BY k ORDER BY rt ROWS BETWEEN 5 PRECEDING AND CURRENT ROW)",
     )
     n = 0
-    with res.execute().collect() as it:
+    with res.collect() as it:
         for r in it:
             assert r[0] == r[1] and r[2] == r[3], r
             n += 1
