@@ -3,8 +3,6 @@ package io.swag.core.plan;
 import io.swag.core.TimedAggregator;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The state of one key in one {@link WindowGroup}: one timed aggregator shared by all windows and
@@ -13,8 +11,9 @@ import java.util.TreeMap;
  * {@link #insert}, {@link #nextTimer} (register an event-time timer) and {@link #fire}.
  *
  * <p>Cost: an insert is one aggregator insert (amortized O(log d) for FiBA, O(1) in order) plus a
- * {@link TreeMap} update of the record times, plus one range query per updated row; firing costs one
- * range query and one {@code TreeMap} look-up per emitted row, never O(size/slide) per record;
+ * {@link TimeLog} append of the record time (O(1) in order) when times are kept, plus one range query
+ * per updated row; firing costs one range query and one ceiling look-up per emitted row, never
+ * O(size/slide) per record;
  * eviction is one bulk evict.
  *
  * <p>With {@code retainRows} the key also keeps its input rows (until evicted) so that an engine can
@@ -38,37 +37,22 @@ public final class KeyWindows {
     void visit(long time, Object[] row);
   }
 
-  private static final class Bucket {
-    int count;
-    Object[][] rows;
-
-    void add(Object[] row) {
-      if (rows != null) {
-        if (count == rows.length) {
-          rows = Arrays.copyOf(rows, Math.max(2, 2 * count));
-        }
-        rows[count] = row;
-      }
-      count++;
-    }
-  }
-
   private final WindowGroup g;
   private final boolean retainRows;
   private final boolean keepTimes;
   private final long delay;
   private TimedAggregator agg;
-  private final TreeMap<Long, Bucket> times = new TreeMap<>();
+  private final TimeLog times; // null unless keepTimes
   private final long[] nextFire;
   private long evicted = Long.MIN_VALUE;
   private long firedWatermark = Long.MIN_VALUE;
-  private long rows;
   private java.util.function.LongConsumer evictionListener;
 
   KeyWindows(WindowGroup g, boolean retainRows, boolean recordTimes) {
     this.g = g;
     this.retainRows = retainRows;
     this.keepTimes = retainRows || recordTimes;
+    this.times = keepTimes ? new TimeLog(retainRows) : null;
     this.delay = g.fireDelay();
     this.agg = g.newAggregator();
     this.nextFire = new long[g.windows.length];
@@ -95,8 +79,7 @@ public final class KeyWindows {
     }
     agg.insert(t, (Object) row); // a rejected value throws here and changes nothing
     if (keepTimes) {
-      bucket(t).add(row);
-      rows++;
+      times.add(t, row);
     }
     if (g.perRecord) {
       for (int i = 0; i < g.windows.length; i++) {
@@ -173,13 +156,10 @@ public final class KeyWindows {
       st[i] = ts[order[i]];
       sv[i] = batch[order[i]];
       if (keepTimes) {
-        bucket(st[i]).add(batch[order[i]]);
+        times.add(st[i], sv[i]);
       }
     }
     bulkInsert(st, sv, n);
-    if (keepTimes) {
-      rows += n;
-    }
     for (int i = 0; i < g.windows.length; i++) {
       long lastEmitted = Long.MIN_VALUE;
       for (int k = 0; k < n; k++) {
@@ -197,18 +177,6 @@ public final class KeyWindows {
     } else {
       agg.bulkInsert(st, sv, 0, n);
     }
-  }
-
-  private Bucket bucket(long t) {
-    Bucket b = times.get(t);
-    if (b == null) {
-      b = new Bucket();
-      if (retainRows) {
-        b.rows = new Object[1][];
-      }
-      times.put(t, b);
-    }
-    return b;
   }
 
   private void schedule(int i, long fire) {
@@ -233,7 +201,7 @@ public final class KeyWindows {
       m = Math.min(m, f);
     }
     if (m == Long.MAX_VALUE && !agg.isEmpty()) {
-      m = g.expiry(keepTimes ? times.lastKey() : agg.youngestTime());
+      m = g.expiry(keepTimes ? times.last() : agg.youngestTime());
     }
     return m;
   }
@@ -278,8 +246,7 @@ public final class KeyWindows {
   /** The smallest record time {@code >= t}, or {@code Long.MAX_VALUE}: from the times if kept, else the aggregator. */
   private long ceilingTime(long t) {
     if (keepTimes) {
-      Long c = times.ceilingKey(t);
-      return c == null ? Long.MAX_VALUE : c;
+      return times.ceiling(t);
     }
     return agg.ceilingTime(t);
   }
@@ -295,14 +262,7 @@ public final class KeyWindows {
     }
     int n = agg.bulkEvict(bound);
     if (keepTimes) {
-      Map<Long, Bucket> head = times.headMap(bound, true);
-      for (Map.Entry<Long, Bucket> e : head.entrySet()) {
-        rows -= e.getValue().count;
-        if (evictionListener != null) {
-          evictionListener.accept(e.getKey());
-        }
-      }
-      head.clear();
+      times.evict(bound, evictionListener);
     }
     return n;
   }
@@ -331,7 +291,7 @@ public final class KeyWindows {
 
   /** Records held (retained rows, or records inserted and not evicted when times are kept; else 0). */
   public long records() {
-    return rows;
+    return keepTimes ? times.size() : 0;
   }
 
   /** Empty and no window pending: the key's state can be dropped. */
@@ -357,12 +317,7 @@ public final class KeyWindows {
     if (!retainRows) {
       throw new IllegalStateException("forEachRow needs a KeyWindows made with retainRows = true");
     }
-    for (Map.Entry<Long, Bucket> e : times.entrySet()) {
-      Bucket b = e.getValue();
-      for (int j = 0; j < b.count; j++) {
-        v.visit(e.getKey(), b.rows[j]);
-      }
-    }
+    times.forEach((t, row) -> v.visit(t, (Object[]) row));
   }
 
   /**
@@ -370,7 +325,7 @@ public final class KeyWindows {
    * inserted and every window with fire watermark {@code <= firedWatermark} had fired; emits nothing.
    */
   public void restore(long[] ts, Object[][] batch, int n, long firedWatermark) {
-    if (!agg.isEmpty() || !times.isEmpty()) {
+    if (!agg.isEmpty() || (keepTimes && !times.isEmpty())) {
       throw new IllegalStateException("restore needs an empty key");
     }
     this.firedWatermark = firedWatermark;
@@ -386,11 +341,10 @@ public final class KeyWindows {
       st[i] = ts[order[i]];
       sv[i] = batch[order[i]];
       if (keepTimes) {
-        bucket(st[i]).add(batch[order[i]]);
+        times.add(st[i], sv[i]);
       }
     }
     bulkInsert(st, sv, n);
-    rows = keepTimes ? n : 0;
     Arrays.fill(nextFire, Long.MAX_VALUE);
     if (g.perRecord || agg.isEmpty()) {
       return;
