@@ -61,7 +61,7 @@ bench: build
 
 clean:
 	mvn -B -q clean
-	rm -rf python/swag/jars $(VENV) .pytest_cache
+	rm -rf python/swag/jars $(VENV) .venv-flink .pytest_cache
 
 # ==== Flink connector (issue 5; owner: Flink) ===============================================
 # swag-flink-*-all.jar (swag-flink + swag-core, DataSketches relocated, no Flink) is copied to
