@@ -145,11 +145,7 @@ public final class KeyWindows {
     if (watermark > firedWatermark) {
       firedWatermark = watermark;
     }
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> Long.compare(ts[a], ts[b])); // stable
+    int[] order = TimeOrder.of(ts, n); // stable, O(n) when already in order
     long[] st = new long[n];
     Object[] sv = new Object[n];
     for (int i = 0; i < n; i++) {
@@ -330,11 +326,7 @@ public final class KeyWindows {
     }
     this.firedWatermark = firedWatermark;
     this.evicted = Long.MIN_VALUE;
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> Long.compare(ts[a], ts[b]));
+    int[] order = TimeOrder.of(ts, n);
     long[] st = new long[n];
     Object[] sv = new Object[n];
     for (int i = 0; i < n; i++) {
