@@ -80,7 +80,7 @@ $(VENV_FLINK)/.installed: pyproject.toml
 	@test -x $(PY_FLINK) || $(PYTHON) -m venv $(VENV_FLINK)
 	@$(PY_FLINK) -m pip install -q --upgrade pip
 	@$(PY_FLINK) -m pip install -q 'apache-flink==2.3.0'
-	@$(PY_FLINK) -m pip install -q -e '.[test]'
+	@$(PY_FLINK) -m pip install -q -e '.[test,flink]'
 	@touch $@
 
 # every copy of the core jar into the package also copies the Flink jar (when it was built)
@@ -149,3 +149,4 @@ test-cluster: cluster-jars
 # SOAK_MINUTES per engine; one benchmark at a time on a shared machine (flock)
 soak: cluster-jars
 	flock /tmp/swag-bench.lock $(PY) tests/cluster/soak.py --minutes $(SOAK_MINUTES) --out docs/figures
+	flock /tmp/swag-bench.lock $(PY) tests/cluster/soak_spark.py --minutes $(SOAK_MINUTES) --out docs/figures

@@ -418,18 +418,50 @@ def _run_engine(ns: argparse.Namespace, out: IO[str]) -> int:
     files = None if data[0] in ("flights", "citibike") else resolve_paths(data)
     if ns.batches <= 0:
         raise ValueError("--batches must be positive")
+    from . import pipeline
+
     if ns.engine == "flink":
         try:
-            from . import flink  # noqa: F401
-        except ImportError as e:
-            raise ValueError(f"--engine flink needs PyFlink and swag.flink (run it with .venv-flink/bin/python): {e}")
-        raise ValueError("--engine flink: the PyFlink pipeline is not available yet (see README, Roadmap)")
-    from . import pipeline
+            import pyflink  # noqa: F401
+        except ImportError:
+            return _reexec_in_flink_venv(ns, out)
+        from . import pipeline_flink
+
+        r = pipeline_flink.run_flink(kind, Path(ns.out), progress=False if ns.no_progress else None,
+                                     citibike_files=files, stream=out)
+        print(pipeline.format_summary(r), file=out)
+        return 0
 
     r = pipeline.run_spark(kind, Path(ns.out), ns.batches, progress=False if ns.no_progress else None,
                            citibike_files=files, stream=out)
     print(pipeline.format_summary(r), file=out)
     return 0
+
+
+def flink_python() -> Path | None:
+    """The Python of ``.venv-flink`` (PyFlink cannot share a virtualenv with PySpark), looked for in
+    the working directory, the repository of this package and the parents of this interpreter's venv."""
+    here = Path(__file__).resolve()
+    for root in (Path.cwd(), here.parents[2], Path(sys.prefix).parent):
+        p = root / ".venv-flink" / "bin" / "python"
+        if p.is_file():
+            return p
+    return None
+
+
+def _reexec_in_flink_venv(ns: argparse.Namespace, out: IO[str]) -> int:
+    import subprocess
+
+    py = flink_python()
+    if py is None:
+        raise ValueError("--engine flink needs PyFlink, which lives in its own virtualenv (PyFlink 2.3 pins "
+                         "pyarrow < 17, PySpark 4.3 needs >= 18): create it with `make venv-flink`, or run "
+                         "this command with a Python that has apache-flink 2.3 installed")
+    args = ["demo", "--engine", "flink", "--out", ns.out] + [x for d in (ns.data or []) for x in ("--data", d)]
+    if ns.no_progress:
+        args.append("--no-progress")
+    print(f"swag demo: --engine flink runs in {py.parent.parent} (PyFlink)", file=out, flush=True)
+    return subprocess.call([str(py), "-m", "swag", *args])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

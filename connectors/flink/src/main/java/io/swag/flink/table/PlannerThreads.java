@@ -66,6 +66,12 @@ public final class PlannerThreads {
     return table.execute();
   }
 
+  /** {@link org.apache.flink.table.api.StatementSet#execute} on the calling thread, whatever thread created {@code tEnv}. */
+  public static TableResult execute(TableEnvironment tEnv, org.apache.flink.table.api.StatementSet set) {
+    ensureMetadataProvider(tEnv);
+    return set.execute();
+  }
+
   @SuppressWarnings("unchecked")
   private static ThreadLocal<Object> threadLocal(Field f) throws IllegalAccessException {
     return (ThreadLocal<Object>) f.get(null);
