@@ -30,3 +30,13 @@ def test_pipeline_queries_validate() -> None:
     for q in (pipeline.flights_query(), pipeline.citibike_query()):
         text = q.explain()
         assert "one aggregator per key" in text and len(q.windows) == 2
+
+
+def test_citibike_files_come_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SWAG_CITIBIKE_DIR", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match=r"no Citi Bike files .* in " + str(tmp_path) + ".*SWAG_CITIBIKE_DIR"):
+        pipeline.default_citibike_files()
+    for name in ("JC-201602-x.csv.gz", "JC-201601-x.csv.gz", "notes.txt"):
+        (tmp_path / name).write_bytes(b"")
+    assert [p.name for p in pipeline.default_citibike_files()] == ["JC-201601-x.csv.gz", "JC-201602-x.csv.gz"]
+    assert len(pipeline.default_citibike_files(limit=1)) == 1

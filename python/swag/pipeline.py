@@ -15,8 +15,8 @@ plot written. ``--data citibike`` runs per-start-station windows over the Citi B
 
 from __future__ import annotations
 
-import glob
 import json
+import os
 import shutil
 import sys
 import time as _time
@@ -30,6 +30,18 @@ from . import aggregates as A
 from .query import Query
 
 CITIBIKE_DIR = Path(__file__).resolve().parents[3] / "shared" / "data" / "citibike"
+"""Where ``--data citibike`` looks for ``*.csv.gz`` trip files unless ``SWAG_CITIBIKE_DIR`` is set."""
+
+
+def default_citibike_files(limit: int = 3) -> list[Path]:
+    """The first ``limit`` Citi Bike files of ``$SWAG_CITIBIKE_DIR`` (default :data:`CITIBIKE_DIR`);
+    a clear error naming the directory and the ways to point at data when there are none."""
+    d = Path(os.environ.get("SWAG_CITIBIKE_DIR") or CITIBIKE_DIR)
+    files = sorted(d.glob("*.csv.gz"))[:limit]
+    if not files:
+        raise FileNotFoundError(f"no Citi Bike files (*.csv.gz) in {d}: set SWAG_CITIBIKE_DIR to a directory "
+                                f"of trip files, or pass the files (or a directory) with --data")
+    return files
 
 
 @dataclass
@@ -160,9 +172,7 @@ def run_spark(data: str = "flights", out: Path = Path("swag-demo-out"), batches:
         q, schema = flights_query(), "origin STRING, carrier STRING, sched_dep TIMESTAMP, dep_delay DOUBLE, dest STRING"
         keys, value, wide = ["origin", "carrier"], "p95_delay_1d", "1d/1h"
     elif data == "citibike":
-        files = citibike_files or sorted(Path(p) for p in glob.glob(str(CITIBIKE_DIR / "*.csv.gz")))[:3]
-        if not files:
-            raise FileNotFoundError(f"no Citi Bike files in {CITIBIKE_DIR}")
+        files = citibike_files or default_citibike_files()
         records, skipped, ooo = prepare_citibike(in_dir, batches, files)
         q = citibike_query()
         schema = "start_station BIGINT, start_time TIMESTAMP, duration DOUBLE, bike_id STRING"

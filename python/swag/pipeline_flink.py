@@ -18,7 +18,7 @@ import time as _time
 from pathlib import Path
 from typing import IO, Any
 
-from .pipeline import CITIBIKE_DIR, PipelineResult, citibike_frame, citibike_query, flights_frame, flights_query
+from .pipeline import PipelineResult, default_citibike_files, citibike_frame, citibike_query, flights_frame, flights_query
 
 WATERMARK_HOURS = 4
 
@@ -66,9 +66,7 @@ def run_flink(data: str = "flights", out: Path = Path("swag-demo-out-flink"), pr
         types = [Types.STRING(), Types.STRING(), Types.LONG(), Types.DOUBLE(), Types.STRING()]
         keys, value, wide = ["origin", "carrier"], "p95_delay_1d", "1d/1h"
     elif data == "citibike":
-        files = citibike_files or sorted(Path(p) for p in glob.glob(str(CITIBIKE_DIR / "*.csv.gz")))[:3]
-        if not files:
-            raise FileNotFoundError(f"no Citi Bike files in {CITIBIKE_DIR}")
+        files = citibike_files or default_citibike_files()
         df, skipped, ooo = citibike_frame(files)
         df["start_time"] = df["start_time"].astype("datetime64[ms]").astype("int64")
         q, time_col = citibike_query(), "start_time"

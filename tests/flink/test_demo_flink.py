@@ -21,6 +21,7 @@ else:
 
 import swag  # noqa: E402
 from swag import pipeline, pipeline_flink  # noqa: E402
+from swag.demo import SAMPLE  # noqa: E402
 
 pytestmark = pytest.mark.flink
 
@@ -75,7 +76,7 @@ def test_cli_engine_flink(tmp_path: Path) -> None:
     # a PyFlink job run in this process (loopback Python worker) leaves PYFLINK_GATEWAY_DISABLED set,
     # which would stop the child from starting its own gateway
     env = {k: v for k, v in os.environ.items() if k != "PYFLINK_GATEWAY_DISABLED"}
-    p = subprocess.run([sys.executable, "-m", "swag", "demo", "--engine", "flink", "--data", "citibike",
+    p = subprocess.run([sys.executable, "-m", "swag", "demo", "--engine", "flink", "--data", str(SAMPLE),
                         "--out", str(tmp_path / "cb"), "--no-progress"], capture_output=True, text=True, timeout=900,
                        env=env)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]
