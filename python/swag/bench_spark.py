@@ -41,14 +41,16 @@ def _log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-def _session(driver_memory: str) -> Any:
+def _session(driver_memory: str, extra: Sequence[str] = ()) -> Any:
     import swag.spark
 
-    spark = swag.spark.session(
-        "swag-bench",
-        shuffle_partitions=2,
-        conf={"spark.driver.memory": driver_memory, "spark.sql.streaming.numRecentProgressUpdates": "1000"},
-    )
+    conf = {"spark.driver.memory": driver_memory, "spark.sql.streaming.numRecentProgressUpdates": "1000"}
+    for kv in extra:
+        k, sep, v = kv.partition("=")
+        if not sep or not k:
+            raise SystemExit(f"--conf: expected KEY=VALUE, got {kv!r}")
+        conf[k] = v
+    spark = swag.spark.session("swag-bench", shuffle_partitions=2, conf=conf)
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 
@@ -125,6 +127,13 @@ def _summary(progress: list[dict[str, Any]], skip: int = 1) -> dict[str, Any]:
     }
 
 
+def _state_conf(spark: Any) -> dict[str, str | None]:
+    """The state store settings both engines ran with (recorded in the result JSON)."""
+    import swag.spark
+
+    return {k: spark.conf.get(k, None) for k in (swag.spark.PROVIDER_CONF, swag.spark.CHANGELOG_CONF)}
+
+
 def _machine() -> dict[str, Any]:
     java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()
     return {
@@ -140,7 +149,8 @@ def _uptime() -> str:
 
 
 def throughput(args: argparse.Namespace) -> dict[str, Any]:
-    spark = _session(args.driver_memory)
+    spark = _session(args.driver_memory, args.conf)
+    session_conf = _state_conf(spark)
     root = Path(tempfile.mkdtemp(prefix="swag-bench-spark-"))
     results: list[dict[str, Any]] = []
     load_before = _uptime()
@@ -167,11 +177,11 @@ def throughput(args: argparse.Namespace) -> dict[str, Any]:
         shutil.rmtree(root, ignore_errors=True)
     return {"kind": "throughput", "machine": _machine(), "load_before": load_before, "load_after": _uptime(),
             "command": " ".join(sys.argv), "params": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items() if k != "func"},
-            "results": results}
+            "session": session_conf, "results": results}
 
 
 def window_size(args: argparse.Namespace) -> dict[str, Any]:
-    spark = _session(args.driver_memory)
+    spark = _session(args.driver_memory, args.conf)
     root = Path(tempfile.mkdtemp(prefix="swag-bench-spark-ws-"))
     results: list[dict[str, Any]] = []
     load_before = _uptime()
@@ -283,6 +293,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     t.add_argument("--step-ms", type=int, default=10, help="event time between consecutive records")
     t.add_argument("--disorder-ms", type=int, default=2_000, help="max out-of-orderness = watermark delay")
     t.add_argument("--driver-memory", default="4g")
+    t.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                   help="extra Spark setting for the session both engines share (repeatable)")
     t.add_argument("--out", type=Path, required=True)
     t.set_defaults(func=throughput)
     w = sub.add_parser("window-size", help="swag per-batch time vs window size")
@@ -293,6 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     w.add_argument("--fill-file", type=int, default=200_000)
     w.add_argument("--disorder-ms", type=int, default=100)
     w.add_argument("--driver-memory", default="4g")
+    w.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                   help="extra Spark setting for the session both engines share (repeatable)")
     w.add_argument("--out", type=Path, required=True)
     w.set_defaults(func=window_size)
     g = sub.add_parser("plot", help="PNG of the two result files")

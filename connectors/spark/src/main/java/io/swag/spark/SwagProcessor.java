@@ -91,6 +91,8 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private transient ValueState<Long> fired;
   private transient ValueState<Long> timer;
   private transient ValueState<Long> version;
+  /** The buffer a key's chunk is encoded into, reused across keys of this task. */
+  private transient RowCodec.Writer chunkWriter;
 
   SwagProcessor(Layout layout, String operatorId, boolean finalOnly, LateEventsWatermark lateEvents) {
     this.layout = layout;
@@ -271,17 +273,20 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       // go into (and, in update mode, re-emit; in append mode, fire) a window of the key that is
       // past its lateness by the stream's watermark (what Spark's built-in aggregation drops).
       long insertWm = Math.max(kw.firedWatermark(), wm);
-      kw.insertBatch(ts, batch, n, insertWm, (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r)));
+      kw.insertCheckedBatch(ts, batch, n, insertWm, (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r)));
       kw.setEvictionListener(null);
       // the batch's rows: one chunk, one state put (a key gets input once per batch)
-      java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream(32 * n);
+      if (chunkWriter == null) {
+        chunkWriter = new RowCodec.Writer(32 * n);
+      }
+      chunkWriter.reset();
       long chunkMax = Long.MIN_VALUE;
       for (int i = 0; i < n; i++) {
-        buf.writeBytes(RowCodec.encode(batch[i]));
+        chunkWriter.add(batch[i]);
         chunkMax = Math.max(chunkMax, ts[i]);
       }
       long batchId = getHandle().getQueryInfo().getBatchId();
-      chunks.updateValue(batchId, buf.toByteArray());
+      chunks.updateValue(batchId, chunkWriter.toByteArray());
       if (ks.indexLen + 2 > ks.index.length) {
         ks.index = java.util.Arrays.copyOf(ks.index, Math.max(8, 2 * ks.index.length));
       }

@@ -14,12 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.spark.api.java.function.FlatMapGroupsFunction;
-import org.apache.spark.api.java.function.MapFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Encoders;
+import org.apache.spark.sql.KeyValueGroupedDataset;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.functions;
 import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.TimeMode;
@@ -70,15 +69,14 @@ public final class SwagSpark {
     if (df.isStreaming()) {
       input = stripWatermark(input, layout);
     }
-    int keys = layout.keys;
-    MapFunction<Row, Row> keyOf = r -> {
-      Object[] k = new Object[keys];
-      for (int i = 0; i < keys; i++) {
-        k[i] = r.get(i);
-      }
-      return RowFactory.create(k);
-    };
-    var grouped = input.groupByKey(keyOf, Encoders.row(layout.keySchema));
+    // grouping by columns (not groupByKey with a function): no per-row deserialization and key
+    // serialization before the shuffle (AppendColumns), and the key is not shuffled twice
+    Column[] keyCols = new Column[layout.keys];
+    for (int i = 0; i < keyCols.length; i++) {
+      keyCols[i] = col(layout.columns.get(i));
+    }
+    KeyValueGroupedDataset<Row, Row> grouped =
+        input.groupBy(keyCols).as(Encoders.row(layout.keySchema), Encoders.row(layout.inputSchema));
     Dataset<Row> out;
     if (df.isStreaming()) {
       String provider = df.sparkSession().conf().get(PROVIDER_CONF, "");
@@ -190,7 +188,7 @@ public final class SwagSpark {
       }
       KeyWindows kw = group.newKey(false);
       KeyWindows.WindowOutput emit = (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r));
-      kw.insertBatch(ta, ok, n, Long.MIN_VALUE, emit);
+      kw.insertCheckedBatch(ta, ok, n, Long.MIN_VALUE, emit); // each row passed Layout.convert's check
       kw.fire(Long.MAX_VALUE, emit);
       return out.iterator();
     }

@@ -132,14 +132,26 @@ public final class KeyWindows {
    * {@link IllegalArgumentException} before any change.
    */
   public void insertBatch(long[] ts, Object[][] batch, int n, long watermark, WindowOutput out) {
+    if (!g.perRecord) {
+      for (int i = 0; i < n; i++) {
+        g.check(batch[i], ts[i]);
+      }
+    }
+    insertCheckedBatch(ts, batch, n, watermark, out);
+  }
+
+  /**
+   * {@link #insertBatch} for rows the caller has already passed through {@link WindowGroup#check}
+   * one by one (an engine that rejects bad rows individually before the batch goes in): the same
+   * effect without checking every value a second time. An unchecked bad value may leave the
+   * aggregator half updated.
+   */
+  public void insertCheckedBatch(long[] ts, Object[][] batch, int n, long watermark, WindowOutput out) {
     if (g.perRecord) {
       for (int i = 0; i < n; i++) {
         insert(ts[i], batch[i], watermark, out);
       }
       return;
-    }
-    for (int i = 0; i < n; i++) {
-      g.check(batch[i], ts[i]);
     }
     evict(g.evictBound(watermark));
     if (watermark > firedWatermark) {

@@ -1,8 +1,6 @@
 package io.swag.core.plan;
 
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,36 +26,89 @@ public final class RowCodec {
 
   /** The bytes of one row. */
   public static byte[] encode(Object[] row) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(16 + 9 * row.length);
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeShort(row.length);
+    Writer w = new Writer(16 + 9 * row.length);
+    w.add(row);
+    return w.toByteArray();
+  }
+
+  /**
+   * Appends rows to one growing buffer, in the format of {@link #encode} (big-endian, as
+   * {@link java.io.DataOutputStream} writes it), so that a chunk of many rows costs one array
+   * instead of a stream and an array per row. Amortized O(row size) per row; allocates only when
+   * the buffer grows (doubling) and for the UTF-8 bytes of strings.
+   */
+  public static final class Writer {
+    private static final java.lang.invoke.VarHandle LONGS =
+        java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private byte[] buf;
+    private int len;
+
+    public Writer(int capacity) {
+      buf = new byte[Math.max(16, capacity)];
+    }
+
+    /** Bytes written so far. */
+    public int size() {
+      return len;
+    }
+
+    /** Forgets the rows written, keeping the buffer. */
+    public void reset() {
+      len = 0;
+    }
+
+    /** A copy of the bytes written. */
+    public byte[] toByteArray() {
+      return java.util.Arrays.copyOf(buf, len);
+    }
+
+    private void ensure(int extra) {
+      if (len + extra > buf.length) {
+        buf = java.util.Arrays.copyOf(buf, Math.max(2 * buf.length, len + extra));
+      }
+    }
+
+    /** Appends {@code row}; throws naming the index and type of a value it cannot store. */
+    public void add(Object[] row) {
+      ensure(2 + 9 * row.length);
+      buf[len++] = (byte) (row.length >>> 8);
+      buf[len++] = (byte) row.length;
       for (int i = 0; i < row.length; i++) {
         Object v = row[i];
         if (v == null) {
-          out.writeByte(NULL);
+          ensure(1);
+          buf[len++] = NULL;
         } else if (v instanceof Double || v instanceof Float) {
-          out.writeByte(DOUBLE);
-          out.writeDouble(((Number) v).doubleValue());
+          putLong(DOUBLE, Double.doubleToRawLongBits(((Number) v).doubleValue()));
         } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
-          out.writeByte(LONG);
-          out.writeLong(((Number) v).longValue());
+          putLong(LONG, ((Number) v).longValue());
         } else if (v instanceof Boolean b) {
-          out.writeByte(BOOLEAN);
-          out.writeBoolean(b);
+          ensure(2);
+          buf[len++] = BOOLEAN;
+          buf[len++] = (byte) (b ? 1 : 0);
         } else if (v instanceof String s) {
-          out.writeByte(STRING);
           byte[] b = s.getBytes(StandardCharsets.UTF_8);
-          out.writeInt(b.length);
-          out.write(b);
+          ensure(5 + b.length);
+          buf[len++] = STRING;
+          buf[len++] = (byte) (b.length >>> 24);
+          buf[len++] = (byte) (b.length >>> 16);
+          buf[len++] = (byte) (b.length >>> 8);
+          buf[len++] = (byte) b.length;
+          System.arraycopy(b, 0, buf, len, b.length);
+          len += b.length;
         } else {
           throw new IllegalArgumentException("row[" + i + "]: cannot store a value of type "
               + v.getClass().getName() + " (" + v + ")");
         }
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
     }
-    return bytes.toByteArray();
+
+    private void putLong(byte tag, long bits) {
+      ensure(9);
+      buf[len++] = tag;
+      LONGS.set(buf, len, bits);
+      len += 8;
+    }
   }
 
   /** {@code a} followed by {@code b} ({@code a} may be null). */
