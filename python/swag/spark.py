@@ -129,6 +129,7 @@ def aggregate(
     watermark_delay: str | int | None = None,
     late: Literal["count", "keep"] = "count",
     metrics_name: str = "swag",
+    cache_max_keys: int | None = None,
 ) -> DataFrame:
     """Runs ``query`` over ``df`` (streaming or static) and returns the window rows as a DataFrame.
 
@@ -139,6 +140,9 @@ def aggregate(
       or milliseconds).
     - ``late``: ``count`` (late/rejected records only counted) or ``keep`` (also returned, see
       :func:`split`).
+    - ``cache_max_keys``: keys whose aggregators an executor keeps between micro-batches (default
+      100,000; least recently used dropped first; 0: none). An uncached key is rebuilt from the state
+      store: same results, slower.
     """
     if _is_connect(df) or not hasattr(df, "_jdf"):
         raise SparkConnectUnsupported(
@@ -154,6 +158,8 @@ def aggregate(
     options: dict[str, Any] = {"output_mode": output_mode, "late": late, "metrics_name": metrics_name}
     if watermark_delay is not None:
         options["watermark_delay_ms"] = to_ms(watermark_delay, "watermark_delay")
+    if cache_max_keys is not None:
+        options["cache_max_keys"] = cache_max_keys
     try:
         jdf = spark._jvm.io.swag.spark.SwagSpark.aggregate(df._jdf, q.to_json(), json.dumps(options))
     except Exception as e:

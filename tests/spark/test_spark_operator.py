@@ -73,6 +73,29 @@ def test_restart_from_checkpoint_gives_the_uninterrupted_output(spark, stream_ru
     assert metric_sums(first + second) == metric_sums(progress) and metric_sums(progress)["late"] > 0
 
 
+@pytest.mark.parametrize("cache_max_keys", [0, 1])
+def test_a_bounded_aggregator_cache_gives_the_same_output(spark, stream_run, tmp_path, cache_max_keys):
+    """With room for no key or one key (of 5), the operator rebuilds the other keys' aggregators from
+    the state store every micro-batch: the output is the same as with the default cache, and the
+    JVM holds at most that many more aggregators afterwards."""
+    from spark_helpers import run_available
+
+    batches, uninterrupted, _, progress = stream_run(1)
+    write_batches(tmp_path / "in", batches)
+    cache = spark._jvm.io.swag.spark.SwagProcessor
+    before = cache.cachedKeys()
+    df = swag.spark.aggregate(source(spark, tmp_path / "in", DELAY), swag_query(), cache_max_keys=cache_max_keys)
+    out, prog = run_available(df, f"cache_{cache_max_keys}", tmp_path / "ck")
+    assert diff(swag_rows(out), uninterrupted) == []
+    assert metric_sums(prog) == metric_sums(progress)
+    assert 0 <= cache.cachedKeys() - before <= cache_max_keys
+
+
+def test_cache_max_keys_is_validated(spark, rate):
+    with pytest.raises(InvalidQueryError, match="cache_max_keys: -1"):
+        swag.spark.aggregate(rate, _q(), cache_max_keys=-1)
+
+
 # ---- bad input ----
 
 

@@ -5,8 +5,6 @@ import io.swag.core.plan.RowCodec;
 import io.swag.core.plan.WindowGroup;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.spark.sql.Encoders;
 import org.apache.spark.sql.Row;
@@ -32,7 +30,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * is gone: a chunk is removed, one state remove, once its largest time is); {@code fired}, the
  * watermark up to which the key's windows fired; {@code timer}, the registered timer;
  * {@code version}, a random nonce written with every change. The aggregator itself is an
- * executor-side cache ({@link #CACHE}) keyed by operator and key and stamped with the nonce; a
+ * executor-side cache ({@link #CACHE}, bounded per operator) keyed by operator and key and stamped with the nonce; a
  * stale or missing cache entry (another executor, a restart, a retried batch) is rebuilt from the
  * chunks (rows above {@code evicted}) with one bulk insert. So a batch costs O(records of the
  * batch + entries evicted) aggregator work and O(1 + chunks dropped) state operations per key,
@@ -49,13 +47,16 @@ import scala.jdk.javaapi.CollectionConverters;
  */
 public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private static final long serialVersionUID = 1L;
-  /** Executor-side aggregators: (operator id, key) to the nonce they reflect and the key's state. */
-  static final Map<CacheKey, Cached> CACHE = new ConcurrentHashMap<>();
+  /**
+   * Executor-side aggregators: per operator id, key to the key's state and the nonce it reflects;
+   * at most {@code cache_max_keys} keys per operator ({@link SwagSparkOptions}).
+   */
+  static final AggregatorCache<Row, KeyState> CACHE = new AggregatorCache<>();
 
-  record CacheKey(String operator, Row key) {}
-
-  /** A key's aggregator and chunk bookkeeping, as of the state with nonce {@code version}. */
-  record Cached(long version, KeyState ks) {}
+  /** Keys whose aggregators this JVM holds, over all swag operators (for tests and monitoring). */
+  public static long cachedKeys() {
+    return CACHE.size();
+  }
 
   /** The working copy of a key's state: aggregator, chunk index, evicted time (see the class doc). */
   static final class KeyState {
@@ -83,6 +84,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private final Layout layout;
   private final String operatorId;
   private final boolean finalOnly;
+  private final int cacheMaxKeys;
   private final LateEventsWatermark lateEvents;
   private transient WindowGroup group;
   private transient MapState<Long, byte[]> chunks;
@@ -94,10 +96,11 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   /** The buffer a key's chunk is encoded into, reused across keys of this task. */
   private transient RowCodec.Writer chunkWriter;
 
-  SwagProcessor(Layout layout, String operatorId, boolean finalOnly, LateEventsWatermark lateEvents) {
+  SwagProcessor(Layout layout, String operatorId, boolean finalOnly, int cacheMaxKeys, LateEventsWatermark lateEvents) {
     this.layout = layout;
     this.operatorId = operatorId;
     this.finalOnly = finalOnly;
+    this.cacheMaxKeys = cacheMaxKeys;
     this.lateEvents = lateEvents;
   }
 
@@ -120,10 +123,9 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
    */
   private KeyState load(Row key) {
     long v = version.exists() ? version.get() : 0L;
-    CacheKey ck = new CacheKey(operatorId, key);
-    Cached c = CACHE.remove(ck);
+    AggregatorCache.Entry<KeyState> c = CACHE.take(operatorId, key);
     if (c != null && c.version() == v && v != 0L) {
-      return c.ks();
+      return c.value();
     }
     KeyWindows kw = group.newKey(group.perRecord());
     if (v == 0L) {
@@ -175,7 +177,6 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
    */
   private void save(Row key, KeyState ks) {
     KeyWindows kw = ks.kw;
-    CacheKey ck = new CacheKey(operatorId, key);
     long next = kw.nextTimer();
     long sparkTimer = next == Long.MAX_VALUE ? Long.MAX_VALUE : next + 1;
     Long old = timer.exists() ? timer.get() : null;
@@ -189,7 +190,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       fired.clear();
       timer.clear();
       version.clear();
-      CACHE.remove(ck);
+      CACHE.remove(operatorId, key);
       return;
     }
     if (old == null || old != sparkTimer) {
@@ -226,7 +227,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       nonce = 1L;
     }
     version.update(nonce);
-    CACHE.put(ck, new Cached(nonce, ks));
+    CACHE.put(operatorId, cacheMaxKeys, key, nonce, ks);
   }
 
   @Override
@@ -295,7 +296,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       ks.indexChanged = true;
       save(key, ks);
     } else if (version.exists()) {
-      CACHE.put(new CacheKey(operatorId, key), new Cached(version.get(), ks)); // unchanged: give it back
+      CACHE.put(operatorId, cacheMaxKeys, key, version.get(), ks); // unchanged: give it back
     }
     return CollectionConverters.asScala(out.iterator());
   }

@@ -86,7 +86,8 @@ public final class SwagSpark {
       }
       LateEventsWatermark lateEvents = new LateEventsWatermark(
           new SerializableConfiguration(df.sparkSession().sessionState().newHadoopConf()));
-      SwagProcessor p = new SwagProcessor(layout, UUID.randomUUID().toString(), options.finalOnly(), lateEvents);
+      SwagProcessor p = new SwagProcessor(layout, UUID.randomUUID().toString(), options.finalOnly(),
+          options.cacheMaxKeys, lateEvents);
       out = grouped.transformWithState(p, TimeMode.EventTime(),
           options.finalOnly() ? OutputMode.Append() : OutputMode.Update(), Encoders.row(layout.outputSchema));
     } else {

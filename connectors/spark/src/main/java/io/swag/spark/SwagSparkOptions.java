@@ -19,27 +19,36 @@ import java.util.Set;
  *       observed metrics and not returned) or {@code keep} (they are returned too, with
  *       {@code swag_kind} = {@code late} / {@code rejected}, the record and the reason, for a side
  *       table);
- *   <li>{@code metrics_name}: the name of the observed metrics (default {@code swag}).
+ *   <li>{@code metrics_name}: the name of the observed metrics (default {@code swag});
+ *   <li>{@code cache_max_keys}: how many keys' aggregators an executor JVM keeps between
+ *       micro-batches for this query (default 100,000; 0 turns the cache off). A key not cached (or
+ *       dropped, least recently used first) is rebuilt from the state store with one bulk insert: the
+ *       results are the same, only slower.
  * </ul>
  */
 public final class SwagSparkOptions implements Serializable {
   private static final long serialVersionUID = 1L;
-  private static final Set<String> KNOWN = Set.of("output_mode", "watermark_delay_ms", "late", "metrics_name");
+  private static final Set<String> KNOWN = Set.of("output_mode", "watermark_delay_ms", "late", "metrics_name",
+      "cache_max_keys");
+  public static final int DEFAULT_CACHE_MAX_KEYS = 100_000;
 
   public final String outputMode;
   public final Long watermarkDelayMs;
   public final boolean keepLate;
   public final String metricsName;
+  public final int cacheMaxKeys;
 
-  private SwagSparkOptions(String outputMode, Long watermarkDelayMs, boolean keepLate, String metricsName) {
+  private SwagSparkOptions(String outputMode, Long watermarkDelayMs, boolean keepLate, String metricsName,
+      int cacheMaxKeys) {
     this.outputMode = outputMode;
     this.watermarkDelayMs = watermarkDelayMs;
     this.keepLate = keepLate;
     this.metricsName = metricsName;
+    this.cacheMaxKeys = cacheMaxKeys;
   }
 
   public static SwagSparkOptions defaults() {
-    return new SwagSparkOptions("append", null, false, "swag");
+    return new SwagSparkOptions("append", null, false, "swag", DEFAULT_CACHE_MAX_KEYS);
   }
 
   /** Parses {@code {"output_mode": ..., ...}}; null or empty: the defaults. */
@@ -73,7 +82,15 @@ public final class SwagSparkOptions implements Serializable {
       throw new IllegalArgumentException("options.late: '" + late + "' is not one of count, keep");
     }
     String name = m.containsKey("metrics_name") ? String.valueOf(m.get("metrics_name")) : "swag";
-    return new SwagSparkOptions(mode, delay, late.equals("keep"), name);
+    int cacheMax = DEFAULT_CACHE_MAX_KEYS;
+    Object c = m.get("cache_max_keys");
+    if (c != null) {
+      if (!(c instanceof Number n) || n.longValue() < 0 || n.doubleValue() != n.longValue() || n.longValue() > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("options.cache_max_keys: " + c + " is not an integer from 0 to " + Integer.MAX_VALUE);
+      }
+      cacheMax = n.intValue();
+    }
+    return new SwagSparkOptions(mode, delay, late.equals("keep"), name, cacheMax);
   }
 
   public boolean finalOnly() {
