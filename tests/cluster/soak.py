@@ -67,6 +67,8 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=10)
     ap.add_argument("--probe", type=float, default=40, help="seconds of the capacity probe")
     ap.add_argument("--load", type=float, default=0.7, help="fraction of the measured capacity")
+    ap.add_argument("--block", type=int, default=16,
+                    help="records per generated source element (the source's rate limiter acquires once per block)")
     ap.add_argument("--out", default="docs/figures")
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--replot", default=None, help="only redraw the PNG from a soak-flink.json")
@@ -80,12 +82,12 @@ def main() -> None:
     work = Path(a.workdir or tempfile.mkdtemp(prefix="swag-soak-"))
     jar = clusters.build_job_jar(work / "job")
     c = clusters.FlinkCluster(work / "flink", taskmanagers=2, slots=2)
-    res: dict = {"engine": "flink", "minutes": a.minutes}
+    res: dict = {"engine": "flink", "minutes": a.minutes, "block": a.block}
     try:
         c.start()
         # 1. capacity
         jid = c.run(jar, flink_io.MAIN, ["--out", str(work / "probe"), "--n", "0", "--rate", "100000000",
-                                         "--interval", "2000"], parallelism=4)
+                                         "--interval", "2000", "--block", str(a.block)], parallelism=4)
         c.wait_state(jid, {"RUNNING"}, 120)
         time.sleep(a.probe / 2)
         n0, t0 = source_rate(c, jid), time.monotonic()
@@ -99,7 +101,7 @@ def main() -> None:
         # 2. soak
         out = work / "soak"
         jid = c.run(jar, flink_io.MAIN, ["--out", str(out), "--n", "0", "--rate", str(rate), "--interval", "5000",
-                                         "--soak", "1"], parallelism=4)
+                                         "--soak", "1", "--block", str(a.block)], parallelism=4)
         c.wait_state(jid, {"RUNNING"}, 120)
         samples = []
         t_start = time.monotonic()

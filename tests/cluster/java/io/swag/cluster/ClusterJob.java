@@ -18,6 +18,7 @@ import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkGenerator;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -31,6 +32,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Row;
+import org.apache.flink.util.Collector;
 
 /**
  * The Flink job of the cluster tests (tests/cluster): a seeded, replayable text source (row i is a
@@ -46,6 +48,7 @@ import org.apache.flink.types.Row;
  * {@code rate} (records/s), {@code bad} (every {@code bad}-th record is broken: null key, unparsable
  * time, NaN value, or far beyond the lateness; 0 = none), {@code local} (run in a local mini cluster
  * with this parallelism), {@code checkpoint-dir}, {@code interval} (checkpoint interval, ms),
+ * {@code block} (records per generated element, default 1: see {@link Gen}),
  * {@code soak} (any value: window lines start with "@wall-ms", and out/marks.txt gets the wall time at
  * which every 1000th record was parsed, for the latency of the soak run).
  */
@@ -113,17 +116,55 @@ public final class ClusterJob {
     }
   }
 
+  /**
+   * Element {@code j}: the lines of records {@code j * block .. j * block + block - 1} (below
+   * {@code n}), joined by newlines. Blocks of lines let the rate-limited source reach high rates:
+   * its limiter then acquires once per block, not once per record.
+   */
   static final class Gen implements GeneratorFunction<Long, String> {
     private static final long serialVersionUID = 1L;
     private final int bad;
+    private final int block;
+    private final long n;
 
-    Gen(int bad) {
+    Gen(int bad, int block, long n) {
       this.bad = bad;
+      this.block = block;
+      this.n = n;
     }
 
     @Override
-    public String map(Long i) {
-      return line(i, bad);
+    public String map(Long j) {
+      if (block == 1) {
+        return line(j, bad);
+      }
+      StringBuilder b = new StringBuilder(40 * block);
+      long end = Math.min((j + 1) * block, n);
+      for (long i = j * block; i < end; i++) {
+        if (b.length() > 0) {
+          b.append('\n');
+        }
+        b.append(line(i, bad));
+      }
+      return b.toString();
+    }
+  }
+
+  /** The rows of a block of lines (see {@link Gen}). */
+  static final class Parse implements FlatMapFunction<String, Row> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void flatMap(String lines, Collector<Row> out) {
+      int from = 0;
+      while (true) {
+        int nl = lines.indexOf('\n', from);
+        out.collect(parse(nl < 0 ? lines.substring(from) : lines.substring(from, nl)));
+        if (nl < 0) {
+          return;
+        }
+        from = nl + 1;
+      }
     }
   }
 
@@ -131,7 +172,7 @@ public final class ClusterJob {
    * Parses, and appends "id wall-ms" of every 1000th record to {@code <out>/marks.txt} (the time a
    * record entered the pipeline, for the soak's record-to-window latency).
    */
-  static final class StartMark implements org.apache.flink.api.common.functions.MapFunction<String, Row> {
+  static final class StartMark implements FlatMapFunction<String, Row> {
     private static final long serialVersionUID = 1L;
     private final String out;
 
@@ -140,15 +181,26 @@ public final class ClusterJob {
     }
 
     @Override
-    public Row map(String line) throws IOException {
-      Row r = parse(line);
-      long id = (Long) r.getField(3);
-      if (id % 1000 == 0) {
-        Files.createDirectories(Paths.get(out));
-        Files.writeString(Paths.get(out, "marks.txt"), id + " " + System.currentTimeMillis() + "\n",
-            StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-      }
-      return r;
+    public void flatMap(String lines, Collector<Row> collector) throws IOException {
+      new Parse().flatMap(lines, new Collector<>() {
+        @Override
+        public void collect(Row r) {
+          long id = (Long) r.getField(3);
+          if (id % 1000 == 0) {
+            try {
+              Files.createDirectories(Paths.get(out));
+              Files.writeString(Paths.get(out, "marks.txt"), id + " " + System.currentTimeMillis() + "\n",
+                  StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }
+          collector.collect(r);
+        }
+
+        @Override
+        public void close() {}
+      });
     }
   }
 
@@ -240,6 +292,10 @@ public final class ClusterJob {
     long n = Long.parseLong(a.getOrDefault("n", "20000"));
     int rate = Integer.parseInt(a.getOrDefault("rate", "5000"));
     int bad = Integer.parseInt(a.getOrDefault("bad", "0"));
+    int block = Integer.parseInt(a.getOrDefault("block", "1"));
+    if (block < 1) {
+      throw new IllegalArgumentException("--block: " + block + " is not a positive number of records");
+    }
     int local = Integer.parseInt(a.getOrDefault("local", "0"));
     boolean soak = a.containsKey("soak");
     StreamExecutionEnvironment env;
@@ -254,10 +310,11 @@ public final class ClusterJob {
       env = StreamExecutionEnvironment.getExecutionEnvironment();
       env.enableCheckpointing(Long.parseLong(a.getOrDefault("interval", "500")));
     }
-    DataGeneratorSource<String> src = new DataGeneratorSource<>(new Gen(bad), n <= 0 ? Long.MAX_VALUE : n,
-        RateLimiterStrategy.perSecond(rate), Types.STRING);
+    long elements = n <= 0 ? Long.MAX_VALUE : (n + block - 1) / block;
+    DataGeneratorSource<String> src = new DataGeneratorSource<>(new Gen(bad, block, n <= 0 ? Long.MAX_VALUE : n),
+        elements, RateLimiterStrategy.perSecond((double) rate / block), Types.STRING);
     DataStream<Row> in = env.fromSource(src, WatermarkStrategy.noWatermarks(), "lines").uid("lines").setParallelism(1)
-        .map(soak ? new StartMark(out) : ClusterJob::parse).returns(TYPE).uid("parse").setParallelism(1)
+        .flatMap(soak ? new StartMark(out) : new Parse()).returns(TYPE).uid("parse").setParallelism(1)
         .assignTimestampsAndWatermarks(WatermarkStrategy.<Row>forGenerator(ctx -> new Punctuated())
             .withTimestampAssigner((row, prev) -> row.getField(1) == null ? Long.MIN_VALUE : (Long) row.getField(1)))
         .uid("watermarks").setParallelism(1);
