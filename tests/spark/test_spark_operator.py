@@ -198,6 +198,19 @@ def test_batch_and_stream_have_the_same_schema(spark, rate):
     assert b.columns[:4] == ["k", "window", "window_start", "window_end"]
 
 
+def test_column_names_with_dots_spaces_and_backticks(spark):
+    """Column names are taken literally (not as nested fields or expressions)."""
+    from pyspark.sql import functions as F
+
+    df = spark.createDataFrame([("s1", 0, 1.0), ("s1", 4_000, 3.0), ("s2", 1_000, 2.0), ("s1", 12_000, 5.0)],
+                               "k string, t long, v double").select(
+        F.col("k").alias("station.id"), F.timestamp_millis("t").alias("start time"), F.col("v").alias("trip`v"))
+    q = swag.Query(key="station.id", time="start time").window(10_000, top=swag.max("trip`v"), n=swag.count())
+    rows = sorted((r["station.id"], r["window_start"].timestamp(), r["top"], r["n"])
+                  for r in swag.spark.aggregate(df, q).collect())
+    assert rows == [("s1", 0.0, 3.0, 2), ("s1", 10.0, 5.0, 1), ("s2", 0.0, 2.0, 1)]
+
+
 def test_session_without_the_jars_says_what_to_do(tmp_path):
     """A process whose first SparkSession lacks the swag jars: swag.spark.session() cannot add them
     (spark.jars only counts for the first SparkContext) and says so."""

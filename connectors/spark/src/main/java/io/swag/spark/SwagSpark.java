@@ -64,7 +64,7 @@ public final class SwagSpark {
       df = prepareStream(df, time, options);
     }
     Layout layout = new Layout(plan, df.schema());
-    Column[] cols = layout.columns.stream().map(functions::col).toArray(Column[]::new);
+    Column[] cols = layout.columns.stream().map(SwagSpark::column).toArray(Column[]::new);
     Dataset<Row> input = df.select(cols);
     if (df.isStreaming()) {
       input = stripWatermark(input, layout);
@@ -73,7 +73,7 @@ public final class SwagSpark {
     // serialization before the shuffle (AppendColumns), and the key is not shuffled twice
     Column[] keyCols = new Column[layout.keys];
     for (int i = 0; i < keyCols.length; i++) {
-      keyCols[i] = col(layout.columns.get(i));
+      keyCols[i] = column(layout.columns.get(i));
     }
     KeyValueGroupedDataset<Row, Row> grouped =
         input.groupBy(keyCols).as(Encoders.row(layout.keySchema), Encoders.row(layout.inputSchema));
@@ -104,6 +104,11 @@ public final class SwagSpark {
     return out;
   }
 
+  /** The top-level column named exactly {@code name} (dots, spaces and backticks taken literally). */
+  static Column column(String name) {
+    return col("`" + name.replace("`", "``") + "`");
+  }
+
   /** A streaming input needs a watermark on the time column (added from the options if asked). */
   private static Dataset<Row> prepareStream(Dataset<Row> df, String time, SwagSparkOptions options) {
     StructField f = df.schema().apply(time);
@@ -116,7 +121,7 @@ public final class SwagSpark {
       }
       if (!f.dataType().equals(DataTypes.TimestampType)) {
         if (f.dataType().equals(DataTypes.LongType) || f.dataType().equals(DataTypes.IntegerType)) {
-          df = df.withColumn(time, functions.timestamp_millis(col(time)));
+          df = df.withColumn(time, functions.timestamp_millis(column(time)));
         } else {
           throw new IllegalArgumentException("time column '" + time + "' has type " + f.dataType().simpleString()
               + "; expected a timestamp or an integer of epoch milliseconds");
@@ -138,10 +143,10 @@ public final class SwagSpark {
     if (!input.schema().apply(time).metadata().contains(WATERMARK_META)) {
       return input;
     }
-    Column t = functions.timestamp_millis(functions.unix_millis(col(time))).alias(time);
+    Column t = functions.timestamp_millis(functions.unix_millis(column(time))).alias(time);
     Column[] cs = new Column[layout.columns.size()];
     for (int i = 0; i < cs.length; i++) {
-      cs[i] = i == layout.timeIdx ? t : col(layout.columns.get(i));
+      cs[i] = i == layout.timeIdx ? t : column(layout.columns.get(i));
     }
     return input.select(cs);
   }
