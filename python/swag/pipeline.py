@@ -241,9 +241,17 @@ def _plot(rows: Any, keys: list[str], value: str, window: str, path: Path) -> Pa
             cond = c if cond is None else cond & c
         pdf = rows.filter((F.col("window") == window) & cond).select("window_end", value).orderBy("window_end").toPandas()
         ax.plot(pdf["window_end"], pdf[value], label="/".join(str(b[k]) for k in keys), linewidth=0.8)
-    ax.set_title(f"{value} per {'/'.join(keys)}, window {window} (swag on Spark)")
+    return save_plot(fig, ax, f"{value} per {'/'.join(keys)}, window {window} (swag on Spark)", value, path)
+
+
+def save_plot(fig: Any, ax: Any, title: str, ylabel: str, path: Path) -> Path:
+    """Labels ``ax`` (title, "window end" on x, ``ylabel`` on y, legend), writes ``fig`` as PNG to
+    ``path`` and closes it; the pipelines' plots end here."""
+    import matplotlib.pyplot as plt
+
+    ax.set_title(title)
     ax.set_xlabel("window end")
-    ax.set_ylabel(value)
+    ax.set_ylabel(ylabel)
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -18,7 +18,8 @@ import time as _time
 from pathlib import Path
 from typing import IO, Any
 
-from .pipeline import PipelineResult, default_citibike_files, citibike_frame, citibike_query, flights_frame, flights_query
+from .pipeline import (PipelineResult, citibike_frame, citibike_query, default_citibike_files, flights_frame,
+                       flights_query, save_plot)
 
 WATERMARK_HOURS = 4
 
@@ -133,11 +134,4 @@ def _plot(rows: Any, keys: list[str], value: str, window: str, path: Path) -> Pa
             sel = sel[sel[k] == v]
         sel = sel.sort_values("window_end")
         ax.plot(sel["window_end"].astype("datetime64[ms]"), sel[value], label="/".join(map(str, b)), linewidth=0.8)
-    ax.set_title(f"{value} per {'/'.join(keys)}, window {window} (swag on Flink)")
-    ax.set_xlabel("window end")
-    ax.set_ylabel(value)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_plot(fig, ax, f"{value} per {'/'.join(keys)}, window {window} (swag on Flink)", value, path)
