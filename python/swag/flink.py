@@ -66,7 +66,7 @@ def _jar_url() -> str:
 
 
 def _add_jar(env: Any) -> None:
-    """Adds the jar to a StreamExecutionEnvironment once (pipeline.jars + the gateway's class loader)."""
+    """Adds the jar to a StreamExecutionEnvironment's ``pipeline.jars`` once (the job's class path)."""
     url = _jar_url()
     jvm = _jvm()
     key = jvm.org.apache.flink.configuration.PipelineOptions.JARS.key()
@@ -84,7 +84,6 @@ def _add_jar_table(t_env: Any) -> None:
     jars = [str(j) for j in Configuration.parse_list_value(conf.get("pipeline.jars", None) or "")]
     if url not in jars:
         conf.set("pipeline.jars", ";".join(jars + [url]))
-    _ensure_loaded(t_env)
 
 
 def _jvm() -> Any:
@@ -120,8 +119,7 @@ def aggregate(stream: Any, query: Any, *, late: bool = False) -> Any:
     from pyflink.datastream import DataStream
 
     _add_jar(stream_env(stream))
-    jvm = _jvm()
-    sw = jvm.io.swag.flink.SwagWindows
+    sw = _swag_class("io.swag.flink.SwagWindows")
     j_in = stream._j_data_stream
     j_out = _call(sw.aggregate, j_in, _query_json(query))
     result = DataStream(sw.plainColumns(j_out))
@@ -143,18 +141,14 @@ def aggregate_table(t_env: Any, table: Any, query: Any) -> Any:
     from pyflink.table import Table
 
     _add_jar_table(t_env)
-    _ensure_loaded(t_env)
-    jvm = _jvm()
-    j_table = _call(jvm.io.swag.flink.SwagTables.aggregate, t_env._j_tenv, table._j_table, _query_json(query))
+    j_table = _call(_swag_class("io.swag.flink.SwagTables").aggregate, t_env._j_tenv, table._j_table, _query_json(query))
     return Table(j_table, t_env)
 
 
 def register_functions(t_env: Any) -> list[str]:
     """Registers swag's SQL functions (OVER aggregates with retraction) in ``t_env``; returns their names."""
     _add_jar_table(t_env)
-    _ensure_loaded(t_env)
-    jvm = _jvm()
-    return list(_call(jvm.io.swag.flink.table.SwagFunctions.register, t_env._j_tenv))
+    return list(_call(_swag_class("io.swag.flink.table.SwagFunctions").register, t_env._j_tenv))
 
 
 def execute_sql(t_env: Any, statement: str) -> Any:
@@ -168,8 +162,7 @@ def execute_sql(t_env: Any, statement: str) -> Any:
     from pyflink.table import TableResult
 
     _add_jar_table(t_env)
-    jvm = _jvm()
-    return TableResult(_call(jvm.io.swag.flink.table.PlannerThreads.executeSql, t_env._j_tenv, statement))
+    return TableResult(_call(_swag_class("io.swag.flink.table.PlannerThreads").executeSql, t_env._j_tenv, statement))
 
 
 def execute(t_env: Any, table: Any) -> Any:
@@ -177,8 +170,7 @@ def execute(t_env: Any, table: Any) -> Any:
     from pyflink.table import TableResult
 
     _add_jar_table(t_env)
-    jvm = _jvm()
-    return TableResult(_call(jvm.io.swag.flink.table.PlannerThreads.execute, t_env._j_tenv, table._j_table))
+    return TableResult(_call(_swag_class("io.swag.flink.table.PlannerThreads").execute, t_env._j_tenv, table._j_table))
 
 
 def execute_statement_set(t_env: Any, statement_set: Any) -> Any:
@@ -186,13 +178,28 @@ def execute_statement_set(t_env: Any, statement_set: Any) -> Any:
     from pyflink.table import TableResult
 
     _add_jar_table(t_env)
-    jvm = _jvm()
-    return TableResult(_call(jvm.io.swag.flink.table.PlannerThreads.execute, t_env._j_tenv,
+    return TableResult(_call(_swag_class("io.swag.flink.table.PlannerThreads").execute, t_env._j_tenv,
                              statement_set._j_statement_set))
 
 
-def _ensure_loaded(t_env: Any) -> None:
-    """Puts the jar on the gateway's context class loader so that Python can call its classes."""
+def _swag_class(name: str) -> Any:
+    """The Java class ``name`` of the swag jar, as seen by the gateway thread serving this call.
+
+    py4j resolves a class by name with the context class loader of the Java thread that serves the
+    call, and PyFlink may serve calls from one Python thread on different Java threads (after a job
+    ran Python code in this process, say). So the jar is put on the serving thread's context class
+    loader before every lookup, not once per environment: once per environment made a call fail
+    with "Could not found the Java class" when a later call landed on a fresh thread.
+    """
+    from py4j.java_gateway import JavaClass  # type: ignore[import-untyped]
     from pyflink.util.java_utils import add_jars_to_context_class_loader
 
-    add_jars_to_context_class_loader([_jar_url()])
+    found: Any = None
+    for _ in range(3):  # a lookup may, rarely, land on yet another fresh thread: load and look again
+        add_jars_to_context_class_loader([_jar_url()])
+        found = _jvm()
+        for part in name.split("."):
+            found = getattr(found, part)
+        if isinstance(found, JavaClass):
+            return found
+    raise SwagSetupError(f"the class {name} is not in the swag Flink jar {jar_path()}: rebuild it with `make build`")

@@ -91,6 +91,22 @@ def test_aggregate_equals_the_local_executor(env: StreamExecutionEnvironment) ->
     assert got == want
 
 
+def test_calls_served_by_a_fresh_gateway_thread_find_the_jar(env: StreamExecutionEnvironment) -> None:
+    # py4j resolves classes with the serving Java thread's context class loader, and PyFlink may serve
+    # a later call on another thread (this failed in CI after a job had run); simulate a fresh thread
+    from pyflink.java_gateway import get_gateway
+
+    jvm = get_gateway().jvm
+    swag.flink.aggregate(_stream(env, _rows(5)), _query())  # the environment already has the jar
+    jvm.Thread.currentThread().setContextClassLoader(jvm.ClassLoader.getSystemClassLoader())
+    assert not isinstance(jvm.io.swag.flink.SwagWindows, type(jvm.java.lang.String))  # really gone
+    rows = _rows(60)
+    out = swag.flink.aggregate(_stream(env, rows), _query())
+    with out.execute_and_collect() as it:
+        got = {_key(r.as_dict()) for r in it}
+    assert got == {_key(d) for d in swag.run(_query(), [dict(zip(NAMES, r)) for r in rows]).rows}
+
+
 def test_aggregate_late_output(env: StreamExecutionEnvironment) -> None:
     # PyFlink's watermarks are periodic, so whether a record is late here depends on timing: this
     # checks the plumbing (the late stream carries input rows); lateness itself is tested in Java
