@@ -130,6 +130,7 @@ def aggregate(
     late: Literal["count", "keep"] = "count",
     metrics_name: str = "swag",
     cache_max_keys: int | None = None,
+    preaggregate: Literal["auto", "off"] = "auto",
 ) -> DataFrame:
     """Runs ``query`` over ``df`` (streaming or static) and returns the window rows as a DataFrame.
 
@@ -143,6 +144,11 @@ def aggregate(
     - ``cache_max_keys``: keys whose aggregators an executor keeps between micro-batches (default
       100,000; least recently used dropped first; 0: none). An uncached key is rebuilt from the state
       store: same results, slower.
+    - ``preaggregate``: ``auto`` combines each key's records per slice (the gcd of the window sizes,
+      slides and offsets) before the shuffle when every function is mergeable (count, sum, mean,
+      geomean, variance, stddev, min, max, mincount, maxcount, bloom, countmin) and ``late`` is
+      ``count``; the state then holds slices instead of records and late records are counted per
+      slice. ``off`` always ships records.
     """
     if _is_connect(df) or not hasattr(df, "_jdf"):
         raise SparkConnectUnsupported(
@@ -160,6 +166,8 @@ def aggregate(
         options["watermark_delay_ms"] = to_ms(watermark_delay, "watermark_delay")
     if cache_max_keys is not None:
         options["cache_max_keys"] = cache_max_keys
+    if preaggregate != "auto":
+        options["preaggregate"] = preaggregate
     try:
         jdf = spark._jvm.io.swag.spark.SwagSpark.aggregate(df._jdf, q.to_json(), json.dumps(options))
     except Exception as e:

@@ -30,9 +30,10 @@ def spark():
 
 @pytest.fixture(scope="session")
 def stream_run(spark, tmp_path_factory):
-    """seed -> (batches, swag rows, built-in rows, swag progress) of the differential streaming run
-    (test_spark_differential), computed once per seed and shared with the restart test."""
+    """(seed, pre) -> (batches, swag rows, built-in rows, swag progress) of the differential streaming
+    run (test_spark_differential; ``pre``: a query swag pre-aggregates), computed once per seed and
+    shared with the restart test."""
     from test_spark_differential import _stream_run
 
     root = str(tmp_path_factory.mktemp("spark-stream"))
-    return lambda seed: _stream_run(spark, root, seed)
+    return lambda seed, pre=False: _stream_run(spark, root, seed, pre)

@@ -28,19 +28,29 @@ from spark_helpers import (
 
 PAIRS = [("20s/10s", 20_000, 10_000), ("60s/10s", 60_000, 10_000)]
 FIELDS = ("mx", "mn", "s", "n", "avg", "sd", "c")
+# without collect (not commutative) every function is mergeable: swag pre-aggregates slices before
+# the shuffle (option preaggregate="auto") and keeps slices, not records, in the state store
+FIELDS_PRE = FIELDS[:-1]
 DELAY = "5 seconds"
 
 
-def swag_query() -> swag.Query:
+def swag_query(collect: bool = True) -> swag.Query:
     q = swag.Query(key="k", time="ts", lateness=0)
     for name, size, slide in PAIRS:
         sfx = name.split("s/")[0]
-        q.window(size, slide=slide, name=name, **{
+        fns = {
             f"mx{sfx}": swag.max("v"), f"mn{sfx}": swag.min("v"), f"s{sfx}": swag.sum("v"),
             f"n{sfx}": swag.count(), f"avg{sfx}": swag.mean("v"), f"sd{sfx}": swag.stddev("v"),
-            f"c{sfx}": swag.collect("v"),
-        })
+        }
+        if collect:
+            fns[f"c{sfx}"] = swag.collect("v")
+        q.window(size, slide=slide, name=name, **fns)
     return q
+
+
+def preaggregates(df) -> bool:
+    """Whether swag's plan for ``df`` combines slices before the shuffle (a MapPartitions step)."""
+    return "MapPartitions" in df._jdf.queryExecution().analyzed().toString()
 
 
 def builtin(df):
@@ -59,20 +69,20 @@ def builtin(df):
     return parts
 
 
-def swag_rows(df) -> dict:
+def swag_rows(df, names: tuple[str, ...] = FIELDS) -> dict:
     df = millis(df, "window_start", "window_end")
 
     def fields(d):
         sfx = d["window"].split("s/")[0]
-        return {f: d[f"{f}{sfx}"] for f in FIELDS}
+        return {f: d[f"{f}{sfx}"] for f in names}
 
     return by_window(df.collect(), fields, key=("k", "window", "window_start", "window_end"))
 
 
-def builtin_rows(dfs) -> dict:
+def builtin_rows(dfs, names: tuple[str, ...] = FIELDS) -> dict:
     out = {}
     for df in dfs:
-        rows = by_window(millis(df, "window_start", "window_end").collect(), lambda d: {f: d[f] for f in FIELDS},
+        rows = by_window(millis(df, "window_start", "window_end").collect(), lambda d: {f: d[f] for f in names},
                          key=("k", "window", "window_start", "window_end"))
         for v in rows.values():
             if v["sd"] is None and v["n"] == 1:
@@ -82,27 +92,31 @@ def builtin_rows(dfs) -> dict:
 
 
 @functools.lru_cache(maxsize=None)
-def _stream_run(spark, tmp_root: str, seed: int):
+def _stream_run(spark, tmp_root: str, seed: int, pre: bool = False):
+    """The differential run of ``seed``; ``pre``: without collect, so that swag pre-aggregates."""
     from pathlib import Path
 
-    root = Path(tmp_root) / f"stream-{seed}"
+    root = Path(tmp_root) / f"stream-{seed}{'-pre' if pre else ''}"
+    names = FIELDS_PRE if pre else FIELDS
     batches = make_batches(seed)
     batches += flush_batches(max(r["t"] for b in batches for r in b))
     write_batches(root / "in", batches)
     # both queries at once (they share nothing but the input files): the suite's time matters
-    s_query = start_available(swag.spark.aggregate(source(spark, root / "in", DELAY), swag_query()), f"swag_{seed}",
-                              root / "ck-swag")
+    s_df = swag.spark.aggregate(source(spark, root / "in", DELAY), swag_query(collect=not pre))
+    assert preaggregates(s_df) == pre
+    s_query = start_available(s_df, f"swag_{seed}{'_pre' if pre else ''}", root / "ck-swag")
     a, b = builtin(source(spark, root / "in", DELAY))
-    b_query = start_available(a.unionByName(b), f"builtin_{seed}", root / "ck-builtin")
+    b_query = start_available(a.unionByName(b), f"builtin_{seed}{'_pre' if pre else ''}", root / "ck-builtin")
     s_out, s_progress = finish(s_query)
     b_out, b_progress = finish(b_query)
     assert [p["eventTime"].get("watermark") for p in s_progress] == [p["eventTime"].get("watermark") for p in b_progress]
-    return batches, swag_rows(s_out), builtin_rows([b_out]), s_progress
+    return batches, swag_rows(s_out, names), builtin_rows([b_out], names), s_progress
 
 
+@pytest.mark.parametrize("pre", [False, True], ids=["records", "preaggregated"])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_stream_matches_builtin(stream_run, seed):
-    batches, got, expected, progress = stream_run(seed)
+def test_stream_matches_builtin(stream_run, seed, pre):
+    batches, got, expected, progress = stream_run(seed, pre)
     assert len(expected) > 100  # the data makes many windows fire
     assert {w for (_, w, _, _) in expected} == {p[0] for p in PAIRS}
     problems = diff(got, expected)

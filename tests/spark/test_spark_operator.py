@@ -14,7 +14,7 @@ import swag.spark
 from swag.errors import InvalidQueryError, SwagError, SwagSetupError
 
 from spark_helpers import BASE, diff, finish, metric_sums, millis, source, watermarks, write_batches
-from test_spark_differential import DELAY, swag_query, swag_rows
+from test_spark_differential import DELAY, FIELDS, FIELDS_PRE, preaggregates, swag_query, swag_rows
 
 
 # ---- restart ----
@@ -22,11 +22,13 @@ from test_spark_differential import DELAY, swag_query, swag_rows
 NO_DATA_BATCHES = "spark.sql.streaming.noDataMicroBatches.enabled"
 
 
-def test_restart_from_checkpoint_gives_the_uninterrupted_output(spark, stream_run, tmp_path):
+@pytest.mark.parametrize("pre", [False, True], ids=["records", "preaggregated"])
+def test_restart_from_checkpoint_gives_the_uninterrupted_output(spark, stream_run, tmp_path, pre):
     """Stop after half of the files, restart with the same checkpoint (a new operator instance: its
     executor-side cache misses and the state comes back from the state store): the two runs'
-    outputs together equal the uninterrupted run's, with no (key, window) twice."""
-    batches, uninterrupted, builtin, progress = stream_run(1)
+    outputs together equal the uninterrupted run's, with no (key, window) twice. ``pre``: a query
+    swag pre-aggregates, whose state holds slices rather than records."""
+    batches, uninterrupted, builtin, progress = stream_run(1, pre)
     # restart before a batch with a record that only the previous batch's watermark S_{h-1} (Spark's
     # late-events watermark) admits into a 20s window, not the batch's own S_h: a restarted run that
     # does not know S_{h-1} loses it
@@ -38,7 +40,8 @@ def test_restart_from_checkpoint_gives_the_uninterrupted_output(spark, stream_ru
     out, ck = tmp_path / "out", tmp_path / "ck"
 
     def run():
-        df = swag.spark.aggregate(source(spark, tmp_path / "in", DELAY), swag_query())
+        df = swag.spark.aggregate(source(spark, tmp_path / "in", DELAY), swag_query(collect=not pre))
+        assert preaggregates(df) == pre
         # Without no-data batches: else the first run would end with one that only raises the
         # watermark, and the restarted run's first file would be judged late by that watermark,
         # not by the one the uninterrupted run used for it (so would Spark's built-in aggregation):
@@ -64,7 +67,7 @@ def test_restart_from_checkpoint_gives_the_uninterrupted_output(spark, stream_ru
         (p["batchId"], p["numInputRows"]) for p in progress if p["numInputRows"] > 0]
     assert watermarks(first + second) == {i: w for i, w in watermarks(progress).items() if i < len(batches)}
     assert sum(p["numInputRows"] for p in first + second) == sum(len(b) for b in batches)
-    got = swag_rows(spark.read.parquet(str(out)))  # asserts no (key, window) twice
+    got = swag_rows(spark.read.parquet(str(out)), FIELDS_PRE if pre else FIELDS)  # asserts no (key, window) twice
     # values within 1e-9 (the restored aggregator combines mean/stddev partials in another order);
     # the first batch after the restart judges lateness by the previous batch's watermark, read
     # from the checkpoint's offset log, so it accepts exactly what the uninterrupted run accepts
@@ -91,6 +94,11 @@ def test_a_bounded_aggregator_cache_gives_the_same_output(spark, stream_run, tmp
     assert 0 <= cache.cachedKeys() - before <= cache_max_keys
 
 
+def test_preaggregate_is_validated(spark, rate):
+    with pytest.raises(InvalidQueryError, match="options.preaggregate: 'always' is not one of auto, off"):
+        swag.spark.aggregate(rate.withWatermark("ts", "1 second"), _q(), preaggregate="always")  # type: ignore[arg-type]
+
+
 def test_cache_max_keys_is_validated(spark, rate):
     with pytest.raises(InvalidQueryError, match="cache_max_keys: -1"):
         swag.spark.aggregate(rate, _q(), cache_max_keys=-1)
@@ -103,10 +111,9 @@ def _iso(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def test_bad_input_is_accounted_for(spark, tmp_path):
-    """Null keys, null and unparsable times, NaN values and records beyond the lateness: the query
-    keeps running, the windows of the good records are right, each bad record comes back as a row
-    (late="keep") and is counted in the observed metrics."""
+def _bad_input_stream(spark, d):
+    """Null keys, null and unparsable times, a NaN value and a record beyond the lateness, in files
+    of one micro-batch each, with the query; windows: see the two tests below."""
     from pyspark.sql import functions as F
 
     B = BASE
@@ -121,7 +128,6 @@ def test_bad_input_is_accounted_for(spark, tmp_path):
         [("zz", _iso(B + 200_000), 0.0)],
         [("zz", _iso(B + 200_001), 0.0)],
     ]
-    d = tmp_path / "in"
     d.mkdir()
     for i, b in enumerate(rows):
         p = d / f"part-{i:04d}.json"
@@ -130,18 +136,49 @@ def test_bad_input_is_accounted_for(spark, tmp_path):
     src = spark.readStream.schema("k STRING, ts_s STRING, v DOUBLE").option("maxFilesPerTrigger", 1).json(str(d))
     src = src.select("k", "v", F.try_to_timestamp("ts_s").alias("ts")).withWatermark("ts", "5 seconds")
     q = swag.Query(key="k", time="ts", lateness=0).window(10_000, s=swag.sum("v"), n=swag.count(), mx=swag.max("v"))
+    return src, q
+
+
+BAD_INPUT_WINDOWS = {
+    ("a", 0, 10_000): (3.0, 2, 2.0),
+    ("b", 0, 10_000): (3.0, 1, 3.0),
+    ("b", 20_000, 30_000): (4.0, 1, 4.0),
+    ("a", 30_000, 40_000): (5.0, 1, 5.0),
+}
+
+
+@pytest.mark.parametrize("preaggregate", ["auto", "off"])
+def test_bad_input_is_counted_when_not_kept(spark, tmp_path, preaggregate):
+    """late="count" (with it swag pre-aggregates this query unless told not to): the same windows,
+    and every bad record is counted, one by one, in the observed metrics."""
+    src, q = _bad_input_stream(spark, tmp_path / "in")
+    out = swag.spark.aggregate(src, q, preaggregate=preaggregate)
+    assert preaggregates(out) == (preaggregate == "auto")
+    assert "swag_kind" not in out.columns and "swag_n" not in out.columns
+    sq = (out.writeStream.format("memory").queryName(f"bad_input_{preaggregate}").outputMode("append")
+          .option("checkpointLocation", str(tmp_path / "ck")).trigger(availableNow=True).start())
+    table, progress = finish(sq)
+    B = BASE
+    windows = {(r.k, r.window_start - B, r.window_end - B): (r.s, r.n, r.mx)
+               for r in millis(table, "window_start", "window_end").collect()}
+    assert windows == BAD_INPUT_WINDOWS
+    m = metric_sums(progress)
+    assert (m["late"], m["rejected"], m["windows"]) == (1, 4, 4)
+
+
+def test_bad_input_is_accounted_for(spark, tmp_path):
+    """Null keys, null and unparsable times, NaN values and records beyond the lateness: the query
+    keeps running, the windows of the good records are right, each bad record comes back as a row
+    (late="keep") and is counted in the observed metrics."""
+    B = BASE
+    src, q = _bad_input_stream(spark, tmp_path / "in")
     out = swag.spark.aggregate(src, q, late="keep")
     sq = (out.writeStream.format("memory").queryName("bad_input").outputMode("append")
           .option("checkpointLocation", str(tmp_path / "ck")).trigger(availableNow=True).start())
     table, progress = finish(sq)
     result = millis(table, "window_start", "window_end").collect()
     windows = {(r.k, r.window_start - B, r.window_end - B): (r.s, r.n, r.mx) for r in result if r.swag_kind == "window"}
-    assert windows == {
-        ("a", 0, 10_000): (3.0, 2, 2.0),
-        ("b", 0, 10_000): (3.0, 1, 3.0),
-        ("b", 20_000, 30_000): (4.0, 1, 4.0),
-        ("a", 30_000, 40_000): (5.0, 1, 5.0),
-    }
+    assert windows == BAD_INPUT_WINDOWS
     others = sorted((r.swag_kind, r.swag_reason, r.swag_record) for r in result if r.swag_kind != "window")
     kinds = Counter(k for k, _, _ in others)
     assert kinds == {"rejected": 4, "late": 1}, others
@@ -274,7 +311,8 @@ def oracle_update(batches, wm: dict[int, int]):
     return out, late
 
 
-def test_update_mode_matches_oracle(spark, tmp_path):
+@pytest.mark.parametrize("preaggregate", ["auto", "off"])
+def test_update_mode_matches_oracle(spark, tmp_path, preaggregate):
     s = 1000
     B = BASE
     recs = [
@@ -293,7 +331,9 @@ def test_update_mode_matches_oracle(spark, tmp_path):
     batches = [[{"k": k, "t": B + t, "v": float(j + 1)} for j, (k, t) in enumerate(b)] for b in recs]
     write_batches(tmp_path / "in", batches)
     q = swag.Query(key="k", time="ts", lateness=LATENESS).window(SIZE, slide=SLIDE, n=swag.count(), s=swag.sum("v"))
-    out = swag.spark.aggregate(source(spark, tmp_path / "in", "0 seconds"), q, output_mode="update")
+    out = swag.spark.aggregate(source(spark, tmp_path / "in", "0 seconds"), q, output_mode="update",
+                               preaggregate=preaggregate)
+    assert preaggregates(out) == (preaggregate == "auto")
     got: dict[int, list] = {}
 
     def collect(df, batch_id):

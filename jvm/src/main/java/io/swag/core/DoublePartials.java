@@ -85,6 +85,25 @@ public final class DoublePartials extends Partials {
   }
 
   @Override
+  public int serializedSize() {
+    return 8 * w;
+  }
+
+  @Override
+  public void write(int src, java.nio.ByteBuffer out) {
+    for (int i = src * w, e = i + w; i < e; i++) {
+      out.putDouble(a[i]);
+    }
+  }
+
+  @Override
+  public void read(int dst, java.nio.ByteBuffer in) {
+    for (int i = dst * w, e = i + w; i < e; i++) {
+      a[i] = in.getDouble();
+    }
+  }
+
+  @Override
   public Object partial(int src) {
     return Arrays.copyOfRange(a, src * w, src * w + w);
   }

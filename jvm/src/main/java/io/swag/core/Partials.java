@@ -64,6 +64,25 @@ public abstract class Partials {
         "function '" + function().name() + "' has a non-numeric result (" + o.getClass().getSimpleName() + ")");
   }
 
+  /**
+   * Bytes per slot in the byte form ({@link #write}, {@link #read}), or {@code -1} if this store has
+   * none. Primitive stores have one: their partials are a fixed number of doubles or longs, so a
+   * partial can leave the JVM (e.g. a slice pre-aggregated before a shuffle) and come back intact.
+   */
+  public int serializedSize() {
+    return -1;
+  }
+
+  /** Writes {@code slot[src]} in the byte form ({@link #serializedSize()} bytes) at the buffer's position. */
+  public void write(int src, java.nio.ByteBuffer out) {
+    throw new UnsupportedOperationException("function '" + function().name() + "' has no byte form of its partials");
+  }
+
+  /** {@code slot[dst] =} the partial in the byte form at the buffer's position (as written by {@link #write}). */
+  public void read(int dst, java.nio.ByteBuffer in) {
+    throw new UnsupportedOperationException("function '" + function().name() + "' has no byte form of its partials");
+  }
+
   /** A copy of the raw partial in {@code slot[src]}, as the function's generic ACC value. */
   public abstract Object partial(int src);
 

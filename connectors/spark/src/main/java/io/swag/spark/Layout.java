@@ -28,13 +28,20 @@ import org.apache.spark.sql.types.StructType;
  * time, the aggregate inputs: {@link LocalExecutor#usedColumns}), their Spark types, and the output
  * schema: the key columns, {@code window} (name), {@code window_start}, {@code window_end}
  * (timestamps if the time column is a timestamp, else epoch ms), one column per aggregate, and
- * {@code swag_kind}, {@code swag_record}, {@code swag_reason} (for late and rejected records).
+ * {@code swag_kind}, {@code swag_record}, {@code swag_reason} (for late and rejected records), and
+ * {@code swag_n}, the records the row stands for (for the observed metrics; dropped after them).
  */
 final class Layout implements Serializable {
   private static final long serialVersionUID = 1L;
   static final String KIND = "swag_kind";
   static final String RECORD = "swag_record";
   static final String REASON = "swag_reason";
+  /** How many records a row stands for (1, or a pre-aggregated slice's count for its late row). */
+  static final String COUNT = "swag_n";
+  /** Columns of pre-aggregated slice rows ({@link SlicePreAggregator}), after the key columns. */
+  static final String SLICE = "swag_slice";
+  static final String SLICE_COUNT = "swag_count";
+  static final String SLICE_PARTIAL = "swag_partial";
 
   final String planJson;
   final List<String> columns;
@@ -45,6 +52,9 @@ final class Layout implements Serializable {
   final StructType keySchema;
   final StructType inputSchema;
   final StructType outputSchema;
+  /** The rows of {@link SlicePreAggregator}: key columns, slice start, record count, partial, record, reason. */
+  final StructType sliceSchema;
+  private final int kindIdx;
   /** Per group window: the output column index of each of its aggregates. */
   final int[][] aggColumns;
   final DataType[] outTypes;
@@ -125,7 +135,16 @@ final class Layout implements Serializable {
     out.add(DataTypes.createStructField(KIND, DataTypes.StringType, false));
     out.add(DataTypes.createStructField(RECORD, DataTypes.StringType, true));
     out.add(DataTypes.createStructField(REASON, DataTypes.StringType, true));
+    out.add(DataTypes.createStructField(COUNT, DataTypes.LongType, false));
     this.outputSchema = DataTypes.createStructType(out);
+    this.kindIdx = out.size() - 4;
+    List<StructField> sl = new ArrayList<>(kf);
+    sl.add(DataTypes.createStructField(SLICE, DataTypes.LongType, true));
+    sl.add(DataTypes.createStructField(SLICE_COUNT, DataTypes.LongType, false));
+    sl.add(DataTypes.createStructField(SLICE_PARTIAL, DataTypes.BinaryType, true));
+    sl.add(DataTypes.createStructField(RECORD, DataTypes.StringType, true));
+    sl.add(DataTypes.createStructField(REASON, DataTypes.StringType, true));
+    this.sliceSchema = DataTypes.createStructType(sl);
     this.outTypes = new DataType[outputSchema.size()];
     for (int i = 0; i < outTypes.length; i++) {
       outTypes[i] = outputSchema.fields()[i].dataType();
@@ -207,7 +226,8 @@ final class Layout implements Serializable {
       int c = aggColumns[w][j];
       r[c] = toSpark(vals[j], outTypes[c]);
     }
-    r[outTypes.length - 3] = "window";
+    r[kindIdx] = "window";
+    r[kindIdx + 3] = 1L;
     return RowFactory.create(r);
   }
 
@@ -253,17 +273,23 @@ final class Layout implements Serializable {
 
   /** A row reporting a late or rejected record. */
   Row recordRow(Row key, String kind, Row input, String reason) {
+    return recordRow(key, kind, describe(input), reason, 1L);
+  }
+
+  /** A row reporting {@code n} late or rejected records ({@code record}: their text, if one). */
+  Row recordRow(Row key, String kind, String record, String reason, long n) {
     Object[] r = new Object[outTypes.length];
     for (int i = 0; i < keys && key != null; i++) {
       r[i] = key.get(i);
     }
-    r[outTypes.length - 3] = kind;
-    r[outTypes.length - 2] = describe(input);
-    r[outTypes.length - 1] = reason;
+    r[kindIdx] = kind;
+    r[kindIdx + 1] = record;
+    r[kindIdx + 2] = reason;
+    r[kindIdx + 3] = n;
     return RowFactory.create(r);
   }
 
-  private String describe(Row input) {
+  String describe(Row input) {
     StringBuilder b = new StringBuilder("{");
     for (int i = 0; i < columns.size(); i++) {
       if (i > 0) {
@@ -301,6 +327,18 @@ final class Layout implements Serializable {
       return new BigDecimal(v.toString());
     }
     return v.toString();
+  }
+
+  /**
+   * The query's window group; {@code preaggregated}: for slices pre-aggregated before the shuffle
+   * (the aggregator then holds one entry per slice already: no slicing of its own).
+   */
+  WindowGroup group(boolean finalOnly, boolean preaggregated) {
+    Plan p = plan();
+    if (preaggregated) {
+      p = p.withGroup(0, p.groups().get(0).withSlicing(false));
+    }
+    return WindowGroup.timeGroups(p, columns, finalOnly).get(0);
   }
 
   /** The plan, rebuilt from its JSON on an executor. */

@@ -1,6 +1,7 @@
 package io.swag.spark;
 
 import io.swag.core.plan.KeyWindows;
+import io.swag.core.plan.ProductFunction;
 import io.swag.core.plan.RowCodec;
 import io.swag.core.plan.WindowGroup;
 import java.util.ArrayList;
@@ -86,6 +87,8 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private final boolean finalOnly;
   private final int cacheMaxKeys;
   private final LateEventsWatermark lateEvents;
+  /** Input rows are slices pre-aggregated before the shuffle ({@link SlicePreAggregator}), not records. */
+  private final boolean preaggregated;
   private transient WindowGroup group;
   private transient MapState<Long, byte[]> chunks;
   private transient ValueState<byte[]> index;
@@ -96,7 +99,9 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   /** The buffer a key's chunk is encoded into, reused across keys of this task. */
   private transient RowCodec.Writer chunkWriter;
 
-  SwagProcessor(Layout layout, String operatorId, boolean finalOnly, int cacheMaxKeys, LateEventsWatermark lateEvents) {
+  SwagProcessor(Layout layout, String operatorId, boolean finalOnly, int cacheMaxKeys, LateEventsWatermark lateEvents,
+      boolean preaggregated) {
+    this.preaggregated = preaggregated;
     this.layout = layout;
     this.operatorId = operatorId;
     this.finalOnly = finalOnly;
@@ -106,7 +111,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
 
   @Override
   public void init(OutputMode outputMode, TimeMode timeMode) {
-    group = WindowGroup.timeGroups(layout.plan(), layout.columns, finalOnly).get(0);
+    group = layout.group(finalOnly, preaggregated);
     chunks = getHandle().getMapState("chunks", Encoders.LONG(), Encoders.BINARY(), TTLConfig.NONE());
     index = getHandle().getValueState("index", Encoders.BINARY(), TTLConfig.NONE());
     evicted = getHandle().getValueState("evicted", Encoders.LONG(), TTLConfig.NONE());
@@ -135,14 +140,15 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     long ev = evicted.exists() ? evicted.get() : Long.MIN_VALUE;
     int n = 0;
     long[] ts = new long[64];
-    Object[][] rows = new Object[64][];
+    Object[] rows = new Object[64];
     for (int i = 0; i + 1 < idx.length; i += 2) {
       byte[] chunk = chunks.getValue(idx[i + 1]);
       if (chunk == null) {
         throw new IllegalStateException("swag state: chunk " + idx[i + 1] + " of the index is missing");
       }
       for (Object[] r : RowCodec.decode(chunk)) {
-        long t = (Long) r[layout.timeIdx];
+        // a record row, or a slice: (slice start, partial bytes)
+        long t = (Long) r[preaggregated ? 0 : layout.timeIdx];
         if (t <= ev) {
           continue; // evicted already
         }
@@ -151,7 +157,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
           rows = java.util.Arrays.copyOf(rows, 2 * n);
         }
         ts[n] = t;
-        rows[n++] = r;
+        rows[n++] = preaggregated ? new ProductFunction.Lifted((byte[]) r[1]) : r;
       }
     }
     kw.restore(ts, rows, n, fired.exists() ? fired.get() : Long.MIN_VALUE);
@@ -232,6 +238,9 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
 
   @Override
   public scala.collection.Iterator<Row> handleInputRows(Row key, scala.collection.Iterator<Row> rows, TimerValues tv) {
+    if (preaggregated) {
+      return handleSlices(key, rows, tv);
+    }
     long wm = lateEvents.of(getHandle(), tv.getCurrentWatermarkInMs()) - 1;
     List<Row> out = new ArrayList<>();
     String badKey = layout.nullKey(key);
@@ -267,6 +276,18 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       ts[n] = t;
       batch[n++] = row;
     }
+    insertAndSave(key, ks, ts, batch, n, wm, out, null);
+    return CollectionConverters.asScala(out.iterator());
+  }
+
+  /**
+   * Inserts a key's accepted input of this batch ({@code values[i]} at {@code ts[i]}: record rows,
+   * or {@linkplain ProductFunction.Lifted slices}), emitting the rows it causes; writes the values
+   * as one chunk ({@code chunkRows[i]}, or the rows themselves) and saves the key.
+   */
+  private void insertAndSave(Row key, KeyState ks, long[] ts, Object[] values, int n, long wm, List<Row> out,
+      Object[][] chunkRows) {
+    KeyWindows kw = ks.kw;
     if (n > 0) {
       kw.setEvictionListener(ks::onEvict);
       // The key's own fired watermark lags the stream's when its timers have not run for a while:
@@ -274,16 +295,16 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       // go into (and, in update mode, re-emit; in append mode, fire) a window of the key that is
       // past its lateness by the stream's watermark (what Spark's built-in aggregation drops).
       long insertWm = Math.max(kw.firedWatermark(), wm);
-      kw.insertCheckedBatch(ts, batch, n, insertWm, (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r)));
+      kw.insertCheckedBatch(ts, values, n, insertWm, (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r)));
       kw.setEvictionListener(null);
-      // the batch's rows: one chunk, one state put (a key gets input once per batch)
+      // the batch's input: one chunk, one state put (a key gets input once per batch)
       if (chunkWriter == null) {
         chunkWriter = new RowCodec.Writer(32 * n);
       }
       chunkWriter.reset();
       long chunkMax = Long.MIN_VALUE;
       for (int i = 0; i < n; i++) {
-        chunkWriter.add(batch[i]);
+        chunkWriter.add(chunkRows != null ? chunkRows[i] : (Object[]) values[i]);
         chunkMax = Math.max(chunkMax, ts[i]);
       }
       long batchId = getHandle().getQueryInfo().getBatchId();
@@ -297,6 +318,56 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       save(key, ks);
     } else if (version.exists()) {
       CACHE.put(operatorId, cacheMaxKeys, key, version.get(), ks); // unchanged: give it back
+    }
+  }
+
+  /**
+   * {@link #handleInputRows} for slices pre-aggregated before the shuffle ({@link Layout#sliceSchema}):
+   * a rejected record arrives as its own row and is reported; a slice is late or accepted as a whole
+   * (all its records lie in the same windows), a late one counting its records; accepted slices go
+   * in with one bulk insert and are stored as (slice start, partial bytes).
+   */
+  private scala.collection.Iterator<Row> handleSlices(Row key, scala.collection.Iterator<Row> rows, TimerValues tv) {
+    long wm = lateEvents.of(getHandle(), tv.getCurrentWatermarkInMs()) - 1;
+    List<Row> out = new ArrayList<>();
+    int keys = layout.keys;
+    String badKey = layout.nullKey(key);
+    KeyState ks = null;
+    int n = 0;
+    long[] ts = new long[16];
+    Object[] values = new Object[16];
+    Object[][] chunkRows = new Object[16][];
+    while (rows.hasNext()) {
+      Row in = rows.next();
+      long count = in.getLong(keys + 1);
+      if (!in.isNullAt(keys + 4)) { // rejected on the map side
+        out.add(layout.recordRow(key, "rejected", in.getString(keys + 3), in.getString(keys + 4), count));
+        continue;
+      }
+      if (badKey != null) { // cannot happen: the map side rejects records with a null key
+        out.add(layout.recordRow(key, "rejected", null, badKey, count));
+        continue;
+      }
+      long s = in.getLong(keys);
+      if (!group.accepts(s, wm)) {
+        long g = group.plan().sliceMs();
+        out.add(layout.recordRow(key, "late", null, count + " record(s) with times in [" + s + ", " + (s + g)
+            + ") are beyond the allowed lateness (" + group.latenessMs() + " ms) at watermark " + wm, count));
+        continue;
+      }
+      byte[] partial = (byte[]) in.get(keys + 2);
+      if (n == ts.length) {
+        ts = java.util.Arrays.copyOf(ts, 2 * n);
+        values = java.util.Arrays.copyOf(values, 2 * n);
+        chunkRows = java.util.Arrays.copyOf(chunkRows, 2 * n);
+      }
+      ts[n] = s;
+      values[n] = new ProductFunction.Lifted(partial);
+      chunkRows[n++] = new Object[] {s, partial};
+    }
+    if (n > 0 || version.exists()) {
+      ks = load(key);
+      insertAndSave(key, ks, ts, values, n, wm, out, chunkRows);
     }
     return CollectionConverters.asScala(out.iterator());
   }

@@ -75,8 +75,16 @@ public final class SwagSpark {
     for (int i = 0; i < keyCols.length; i++) {
       keyCols[i] = column(layout.columns.get(i));
     }
-    KeyValueGroupedDataset<Row, Row> grouped =
-        input.groupBy(keyCols).as(Encoders.row(layout.keySchema), Encoders.row(layout.inputSchema));
+    boolean pre = df.isStreaming() && preaggregates(plan, layout, options);
+    if (pre) {
+      if (layout.timestampTime) { // epoch ms for the map side: no Timestamp object per record
+        String t = layout.columns.get(layout.timeIdx);
+        input = input.withColumn(t, functions.unix_millis(column(t)));
+      }
+      input = input.mapPartitions(new SlicePreAggregator(layout, options.finalOnly()), Encoders.row(layout.sliceSchema));
+    }
+    KeyValueGroupedDataset<Row, Row> grouped = input.groupBy(keyCols)
+        .as(Encoders.row(layout.keySchema), Encoders.row(pre ? layout.sliceSchema : layout.inputSchema));
     Dataset<Row> out;
     if (df.isStreaming()) {
       String provider = df.sparkSession().conf().get(PROVIDER_CONF, "");
@@ -87,21 +95,36 @@ public final class SwagSpark {
       LateEventsWatermark lateEvents = new LateEventsWatermark(
           new SerializableConfiguration(df.sparkSession().sessionState().newHadoopConf()));
       SwagProcessor p = new SwagProcessor(layout, UUID.randomUUID().toString(), options.finalOnly(),
-          options.cacheMaxKeys, lateEvents);
+          options.cacheMaxKeys, lateEvents, pre);
       out = grouped.transformWithState(p, TimeMode.EventTime(),
           options.finalOnly() ? OutputMode.Append() : OutputMode.Update(), Encoders.row(layout.outputSchema));
     } else {
       out = grouped.flatMapGroups(new Backfill(layout), Encoders.row(layout.outputSchema));
     }
     Column kind = col(Layout.KIND);
+    Column records = col(Layout.COUNT);
     out = out.observe(options.metricsName,
-        functions.coalesce(sum(when(kind.equalTo("late"), 1L).otherwise(0L)), lit(0L)).alias("late"),
-        functions.coalesce(sum(when(kind.equalTo("rejected"), 1L).otherwise(0L)), lit(0L)).alias("rejected"),
+        functions.coalesce(sum(when(kind.equalTo("late"), records).otherwise(0L)), lit(0L)).alias("late"),
+        functions.coalesce(sum(when(kind.equalTo("rejected"), records).otherwise(0L)), lit(0L)).alias("rejected"),
         functions.coalesce(sum(when(kind.equalTo("window"), 1L).otherwise(0L)), lit(0L)).alias("windows"));
+    out = out.drop(Layout.COUNT);
     if (!options.keepLate) {
       out = out.filter(kind.equalTo("window")).drop(Layout.KIND, Layout.RECORD, Layout.REASON);
     }
     return out;
+  }
+
+  /**
+   * Whether a streaming query pre-aggregates slices before the shuffle: option {@code preaggregate}
+   * is {@code auto}, late records are counted (not kept), emission is {@code window_end}, and the
+   * product of functions is {@linkplain io.swag.core.plan.ProductFunction#isMergeable mergeable}.
+   */
+  static boolean preaggregates(Plan plan, Layout layout, SwagSparkOptions options) {
+    if (!options.preaggregate || options.keepLate || plan.spec().perRecord()) {
+      return false;
+    }
+    WindowGroup g = layout.group(options.finalOnly(), true);
+    return g.plan().sliceMs() > 0 && g.function().isMergeable();
   }
 
   /** The top-level column named exactly {@code name} (dots, spaces and backticks taken literally). */

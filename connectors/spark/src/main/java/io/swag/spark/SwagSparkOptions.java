@@ -23,13 +23,21 @@ import java.util.Set;
  *   <li>{@code cache_max_keys}: how many keys' aggregators an executor JVM keeps between
  *       micro-batches for this query (default 100,000; 0 turns the cache off). A key not cached (or
  *       dropped, least recently used first) is rebuilt from the state store with one bulk insert: the
- *       results are the same, only slower.
+ *       results are the same, only slower;
+ *   <li>{@code preaggregate}: {@code auto} (default) or {@code off}. With {@code auto}, a streaming
+ *       query whose functions are all mergeable (commutative, with primitive partials: count, sum,
+ *       mean, geomean, variance, stddev, min, max, mincount, maxcount, bloom, countmin) combines the
+ *       records of each key and slice (the gcd of window sizes, slides and offsets) before the
+ *       shuffle ({@link SlicePreAggregator}), and keeps slices rather than records in the state
+ *       store. Not with {@code late = keep} (which returns late records themselves) nor with
+ *       {@code per_record} emission; late records are then counted per slice (with their number)
+ *       rather than listed.
  * </ul>
  */
 public final class SwagSparkOptions implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Set<String> KNOWN = Set.of("output_mode", "watermark_delay_ms", "late", "metrics_name",
-      "cache_max_keys");
+      "cache_max_keys", "preaggregate");
   public static final int DEFAULT_CACHE_MAX_KEYS = 100_000;
 
   public final String outputMode;
@@ -37,9 +45,12 @@ public final class SwagSparkOptions implements Serializable {
   public final boolean keepLate;
   public final String metricsName;
   public final int cacheMaxKeys;
+  /** {@code preaggregate = auto}: pre-aggregate slices before the shuffle where the query allows it. */
+  public final boolean preaggregate;
 
   private SwagSparkOptions(String outputMode, Long watermarkDelayMs, boolean keepLate, String metricsName,
-      int cacheMaxKeys) {
+      int cacheMaxKeys, boolean preaggregate) {
+    this.preaggregate = preaggregate;
     this.outputMode = outputMode;
     this.watermarkDelayMs = watermarkDelayMs;
     this.keepLate = keepLate;
@@ -48,7 +59,7 @@ public final class SwagSparkOptions implements Serializable {
   }
 
   public static SwagSparkOptions defaults() {
-    return new SwagSparkOptions("append", null, false, "swag", DEFAULT_CACHE_MAX_KEYS);
+    return new SwagSparkOptions("append", null, false, "swag", DEFAULT_CACHE_MAX_KEYS, true);
   }
 
   /** Parses {@code {"output_mode": ..., ...}}; null or empty: the defaults. */
@@ -90,7 +101,11 @@ public final class SwagSparkOptions implements Serializable {
       }
       cacheMax = n.intValue();
     }
-    return new SwagSparkOptions(mode, delay, late.equals("keep"), name, cacheMax);
+    String pre = m.containsKey("preaggregate") ? String.valueOf(m.get("preaggregate")) : "auto";
+    if (!pre.equals("auto") && !pre.equals("off")) {
+      throw new IllegalArgumentException("options.preaggregate: '" + pre + "' is not one of auto, off");
+    }
+    return new SwagSparkOptions(mode, delay, late.equals("keep"), name, cacheMax, pre.equals("auto"));
   }
 
   public boolean finalOnly() {

@@ -144,12 +144,13 @@ public final class KeyWindows {
    * {@link #insertBatch} for rows the caller has already passed through {@link WindowGroup#check}
    * one by one (an engine that rejects bad rows individually before the batch goes in): the same
    * effect without checking every value a second time. An unchecked bad value may leave the
-   * aggregator half updated.
+   * aggregator half updated. The values may also be pre-lifted partials
+   * ({@link ProductFunction.Lifted}, e.g. slices pre-aggregated before a shuffle, at their slice start).
    */
-  public void insertCheckedBatch(long[] ts, Object[][] batch, int n, long watermark, WindowOutput out) {
+  public void insertCheckedBatch(long[] ts, Object[] batch, int n, long watermark, WindowOutput out) {
     if (g.perRecord) {
       for (int i = 0; i < n; i++) {
-        insert(ts[i], batch[i], watermark, out);
+        insert(ts[i], (Object[]) batch[i], watermark, out);
       }
       return;
     }
@@ -328,11 +329,19 @@ public final class KeyWindows {
     times.forEach((t, row) -> v.visit(t, (Object[]) row));
   }
 
+  /** Visits the retained values (rows, or {@linkplain ProductFunction.Lifted pre-lifted slices}), oldest first. Needs {@code retainRows}. */
+  public void forEachValue(java.util.function.ObjLongConsumer<Object> v) {
+    if (!retainRows) {
+      throw new IllegalStateException("forEachValue needs a KeyWindows made with retainRows = true");
+    }
+    times.forEach((t, value) -> v.accept(value, t));
+  }
+
   /**
    * Rebuilds an empty key from rows (e.g. a checkpoint) with one bulk insert, as if they had been
    * inserted and every window with fire watermark {@code <= firedWatermark} had fired; emits nothing.
    */
-  public void restore(long[] ts, Object[][] batch, int n, long firedWatermark) {
+  public void restore(long[] ts, Object[] batch, int n, long firedWatermark) {
     if (!agg.isEmpty() || (keepTimes && !times.isEmpty())) {
       throw new IllegalStateException("restore needs an empty key");
     }

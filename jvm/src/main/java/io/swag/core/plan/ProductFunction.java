@@ -42,6 +42,30 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
     }
   }
 
+  /**
+   * A partial aggregate of the product in the byte form of {@link ProductPartials#write} (e.g. a
+   * slice pre-aggregated on another machine), inserted as one input: lifting it reads it back.
+   */
+  public static final class Lifted {
+    final byte[] bytes;
+
+    public Lifted(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    public byte[] bytes() {
+      return bytes;
+    }
+  }
+
+  /**
+   * Whether records may be pre-aggregated apart and their partials merged later in any order with
+   * the same result: every function is commutative and has a byte form of its partials.
+   */
+  public boolean isMergeable() {
+    return isCommutative() && ((ProductPartials) newPartials()).serializedSize() >= 0;
+  }
+
   /** Inputs are {@code Object[]} of k values, one per function. */
   public ProductFunction(List<? extends AggregateFunction<?, ?, ?>> fns) {
     this(fns, null);

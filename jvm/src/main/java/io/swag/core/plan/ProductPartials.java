@@ -106,6 +106,10 @@ public final class ProductPartials extends Partials {
       liftBatch(dst, b);
       return;
     }
+    if (value instanceof ProductFunction.Lifted l) {
+      read(dst, java.nio.ByteBuffer.wrap(l.bytes));
+      return;
+    }
     if (!(value instanceof Object[])) {
       throw new IllegalArgumentException("function '" + fn.name() + "' takes a row or an Object[] of "
           + subs.length + " inputs, got " + io.swag.core.Inputs.describe(value));
@@ -141,6 +145,46 @@ public final class ProductPartials extends Partials {
       }
       s.release(scratch);
     }
+  }
+
+  /** The sum of the sub-stores' sizes, or {@code -1} if one has no byte form. */
+  @Override
+  public int serializedSize() {
+    int n = 0;
+    for (Partials s : subs) {
+      int b = s.serializedSize();
+      if (b < 0) {
+        return -1;
+      }
+      n += b;
+    }
+    return n;
+  }
+
+  /** The sub-partials of {@code slot[src]}, one after another. */
+  @Override
+  public void write(int src, java.nio.ByteBuffer out) {
+    for (Partials s : subs) {
+      s.write(src, out);
+    }
+  }
+
+  @Override
+  public void read(int dst, java.nio.ByteBuffer in) {
+    for (Partials s : subs) {
+      s.read(dst, in);
+    }
+  }
+
+  /** {@code slot[src]} in the byte form, as a new {@link ProductFunction.Lifted}. */
+  public ProductFunction.Lifted lifted(int src) {
+    int n = serializedSize();
+    if (n < 0) {
+      throw new UnsupportedOperationException("function '" + fn.name() + "' has no byte form of its partials");
+    }
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(n);
+    write(src, b);
+    return new ProductFunction.Lifted(b.array());
   }
 
   /** The k results as an unmodifiable list. */

@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * Encodes input rows ({@code Object[]} of null, {@link Double}, {@link Float}, {@link Long},
- * {@link Integer}, {@link Short}, {@link Byte}, {@link Boolean}, {@link String}) to bytes, for engines
+ * {@link Integer}, {@link Short}, {@link Byte}, {@link Boolean}, {@link String}, {@code byte[]}) to bytes, for engines
  * that keep a key's retained rows in their state store (see {@link KeyWindows}). Rows concatenate:
  * the bytes of several rows appended one after another decode to those rows in order, so appending a
  * record to the rows stored at one time is a byte-array concatenation. Integers decode as
@@ -21,6 +21,7 @@ public final class RowCodec {
   private static final byte LONG = 2;
   private static final byte BOOLEAN = 3;
   private static final byte STRING = 4;
+  private static final byte BYTES = 5;
 
   private RowCodec() {}
 
@@ -96,6 +97,15 @@ public final class RowCodec {
           buf[len++] = (byte) b.length;
           System.arraycopy(b, 0, buf, len, b.length);
           len += b.length;
+        } else if (v instanceof byte[] b) {
+          ensure(5 + b.length);
+          buf[len++] = BYTES;
+          buf[len++] = (byte) (b.length >>> 24);
+          buf[len++] = (byte) (b.length >>> 16);
+          buf[len++] = (byte) (b.length >>> 8);
+          buf[len++] = (byte) b.length;
+          System.arraycopy(b, 0, buf, len, b.length);
+          len += b.length;
         } else {
           throw new IllegalArgumentException("row[" + i + "]: cannot store a value of type "
               + v.getClass().getName() + " (" + v + ")");
@@ -139,6 +149,11 @@ public final class RowCodec {
               byte[] b = new byte[in.readInt()];
               in.readFully(b);
               yield new String(b, StandardCharsets.UTF_8);
+            }
+            case BYTES -> {
+              byte[] b = new byte[in.readInt()];
+              in.readFully(b);
+              yield b;
             }
             default -> throw new IllegalArgumentException("corrupt row bytes: tag " + tag);
           };

@@ -26,12 +26,34 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       watermark of the previous batch, then the timers; one updated row per window and batch;
  *   <li>{@code spark-final}: micro-batches, {@linkplain WindowGroup#finalOnly() final} emission
  *       (append mode): each window exactly once, after its lateness.
+ *   <li>{@code spark-update-pre}, {@code spark-final-pre}: as the Spark connector runs a query of
+ *       mergeable functions: each micro-batch is split in two "partitions", each combines its records
+ *       per (key, slice) into one {@link ProductFunction.Lifted} partial, a slice is judged late or
+ *       not by its start (its records' count goes to the late total) and inserted at its start.
  * </ul>
  * Every few steps every key is checkpointed ({@link KeyWindows#forEachRow}) and rebuilt
  * ({@link KeyWindows#restore}) in a fresh object, as after a failure. Compared: per (key, window,
  * start) the latest row, after every step; late records in total; {@code collect} checks order.
  */
 class KeyWindowsEngineTest {
+
+  /** The shared windows with only mergeable functions (commutative, primitive partials); exact on integer values. */
+  static final String[] MERGEABLE = {mergeable("tumble", 100, 100, 0), mergeable("slide", 300, 100, 0),
+      mergeable("off", 250, 50, 20)};
+
+  private static String mergeable(String name, long size, long slide, long offset) {
+    StringBuilder a = new StringBuilder("[");
+    String[][] fns = {{"n", "count", null}, {"sum", "sum", "v"}, {"mean", "mean", "v"}, {"min", "min", "v"},
+        {"max", "max", "v"}, {"maxc", "maxcount", "v"}, {"minc", "mincount", "v"}, {"bloom", "bloom", "v"},
+        {"cm", "countmin", "v"}};
+    for (String[] f : fns) {
+      a.append(a.length() > 1 ? "," : "").append("{\"output\":\"").append(name).append('_').append(f[0])
+          .append("\",\"function\":\"").append(f[1]).append("\",\"column\":")
+          .append(f[2] == null ? "null" : "\"" + f[2] + "\"").append('}');
+    }
+    return "{\"name\":\"" + name + "\",\"size\":" + size + ",\"slide\":" + slide + ",\"offset\":" + offset
+        + ",\"aggregates\":" + a + "]}";
+  }
 
   static Stream<Arguments> cases() {
     List<Arguments> l = new ArrayList<>();
@@ -49,6 +71,14 @@ class KeyWindowsEngineTest {
       l.add(Arguments.of(mode, ExecutorDifferentialTest.spec("window_end", "out_of_order", 40, shared),
           (UnaryOperator<GroupPlan>) g -> g.withAlgorithm("bfiba2", 2), seed++));
     }
+    for (String mode : new String[] {"spark-update-pre", "spark-final-pre"}) {
+      for (long lateness : new long[] {0, 150}) {
+        l.add(Arguments.of(mode, ExecutorDifferentialTest.spec("window_end", "out_of_order", lateness, MERGEABLE), null,
+            seed++));
+      }
+      l.add(Arguments.of(mode, ExecutorDifferentialTest.spec("window_end", "unknown", 40, MERGEABLE),
+          (UnaryOperator<GroupPlan>) g -> g.withAlgorithm("adaptive", 8), seed++));
+    }
     l.add(Arguments.of("flink", ExecutorDifferentialTest.spec("per_record", "out_of_order", 60,
         ExecutorDifferentialTest.win("a", 100, 100, 0), ExecutorDifferentialTest.win("b", 300, 10, 0)), null, seed++));
     return l.stream();
@@ -62,11 +92,13 @@ class KeyWindowsEngineTest {
       plan = plan.withGroup(0, change.apply(plan.groups().get(0)));
     }
     boolean spark = mode.startsWith("spark");
-    boolean finalOnly = mode.equals("spark-final");
+    boolean pre = mode.endsWith("-pre");
+    boolean finalOnly = mode.startsWith("spark-final");
     List<WindowGroup> groups = WindowGroup.timeGroups(plan, List.of("k", "t", "v"), finalOnly);
     assertEquals(1, groups.size());
     WindowGroup g = groups.get(0);
     assertEquals(finalOnly, g.finalOnly());
+    assertEquals(pre, g.function().isMergeable());
     List<Map<String, Object>> records = ExecutorDifferentialTest.stream(seed, 1500, 4, 40, 0.03);
     NaiveOracle or = new NaiveOracle(plan.spec());
     Map<String, KeyWindows> keys = new TreeMap<>();
@@ -80,30 +112,37 @@ class KeyWindowsEngineTest {
     int step = 0;
     for (int from = 0; from < records.size(); from += batch) {
       List<Map<String, Object>> part = records.subList(from, Math.min(records.size(), from + batch));
-      Map<String, List<Object[]>> byKey = new LinkedHashMap<>();
-      for (Map<String, Object> r : part) {
-        or.process(r);
-        long t = ((Number) r.get("t")).longValue();
-        max = Math.max(max, t);
-        if (!g.accepts(t, wm)) {
-          late++;
-          continue;
+      if (pre) {
+        late += insertPreAggregated(g, part, or, keys, wm, got, finalEmits);
+        for (Map<String, Object> r : part) {
+          max = Math.max(max, ((Number) r.get("t")).longValue());
         }
-        byKey.computeIfAbsent((String) r.get("k"), x -> new ArrayList<>()).add(new Object[] {r.get("k"), t, r.get("v")});
-      }
-      for (Map.Entry<String, List<Object[]>> e : byKey.entrySet()) {
-        KeyWindows kw = keys.computeIfAbsent(e.getKey(), x -> g.newKey(true));
-        Out out = new Out(g, e.getKey(), got, finalEmits);
-        if (spark) {
-          List<Object[]> rs = e.getValue();
-          long[] ts = new long[rs.size()];
-          for (int i = 0; i < ts.length; i++) {
-            ts[i] = (Long) rs.get(i)[1];
+      } else {
+        Map<String, List<Object[]>> byKey = new LinkedHashMap<>();
+        for (Map<String, Object> r : part) {
+          or.process(r);
+          long t = ((Number) r.get("t")).longValue();
+          max = Math.max(max, t);
+          if (!g.accepts(t, wm)) {
+            late++;
+            continue;
           }
-          kw.insertBatch(ts, rs.toArray(new Object[0][]), ts.length, wm, out);
-        } else {
-          for (Object[] row : e.getValue()) {
-            kw.insert((Long) row[1], row, wm, out);
+          byKey.computeIfAbsent((String) r.get("k"), x -> new ArrayList<>()).add(new Object[] {r.get("k"), t, r.get("v")});
+        }
+        for (Map.Entry<String, List<Object[]>> e : byKey.entrySet()) {
+          KeyWindows kw = keys.computeIfAbsent(e.getKey(), x -> g.newKey(true));
+          Out out = new Out(g, e.getKey(), got, finalEmits);
+          if (spark) {
+            List<Object[]> rs = e.getValue();
+            long[] ts = new long[rs.size()];
+            for (int i = 0; i < ts.length; i++) {
+              ts[i] = (Long) rs.get(i)[1];
+            }
+            kw.insertBatch(ts, rs.toArray(new Object[0][]), ts.length, wm, out);
+          } else {
+            for (Object[] row : e.getValue()) {
+              kw.insert((Long) row[1], row, wm, out);
+            }
           }
         }
       }
@@ -119,7 +158,7 @@ class KeyWindowsEngineTest {
         assertEquals(want, got, "latest rows after step " + step);
       }
       if (++step % 7 == 0) {
-        restoreAll(g, keys);
+        restoreAll(g, keys, pre);
       }
     }
     or.finish();
@@ -157,20 +196,83 @@ class KeyWindowsEngineTest {
     }
   }
 
-  /** Checkpoint and restore every key into a fresh KeyWindows. */
-  private static void restoreAll(WindowGroup g, Map<String, KeyWindows> keys) {
+  /**
+   * The Spark connector's pre-aggregation of one micro-batch: two partitions (halves of the batch),
+   * each one partial per (key, slice) in byte form; a slice late by its start counts its records
+   * late; per key one insert of the accepted slices at their starts. Returns the late records.
+   */
+  private static long insertPreAggregated(WindowGroup g, List<Map<String, Object>> part, NaiveOracle or,
+      Map<String, KeyWindows> keys, long wm, Map<String, String> got, Map<String, Integer> finalEmits) {
+    long width = g.plan().sliceMs();
+    long late = 0;
+    Map<String, List<Object[]>> slicesByKey = new LinkedHashMap<>(); // (slice start, Lifted)
+    int half = part.size() / 2;
+    for (List<Map<String, Object>> partition : List.of(part.subList(0, half), part.subList(half, part.size()))) {
+      Map<String, Map<Long, List<Object[]>>> groups = new LinkedHashMap<>();
+      for (Map<String, Object> r : partition) {
+        or.process(r);
+        long t = ((Number) r.get("t")).longValue();
+        groups.computeIfAbsent((String) r.get("k"), x -> new TreeMap<>())
+            .computeIfAbsent(Math.floorDiv(t, width) * width, x -> new ArrayList<>())
+            .add(new Object[] {r.get("k"), t, r.get("v")});
+      }
+      for (Map.Entry<String, Map<Long, List<Object[]>>> e : groups.entrySet()) {
+        for (Map.Entry<Long, List<Object[]>> sl : e.getValue().entrySet()) {
+          long s = sl.getKey();
+          if (!g.accepts(s, wm)) {
+            late += sl.getValue().size();
+            continue;
+          }
+          ProductPartials p = (ProductPartials) g.function().newPartials();
+          p.resize(2);
+          List<Object[]> rows = sl.getValue();
+          p.liftObject(0, rows.get(0), (Long) rows.get(0)[1]);
+          for (int i = 1; i < rows.size(); i++) {
+            p.liftObject(1, rows.get(i), (Long) rows.get(i)[1]);
+            p.combine(0, 0, 1);
+          }
+          // through bytes, as over a shuffle and in the state store
+          byte[] bytes = p.lifted(0).bytes().clone();
+          slicesByKey.computeIfAbsent(e.getKey(), x -> new ArrayList<>())
+              .add(new Object[] {s, new ProductFunction.Lifted(bytes)});
+        }
+      }
+    }
+    for (Map.Entry<String, List<Object[]>> e : slicesByKey.entrySet()) {
+      KeyWindows kw = keys.computeIfAbsent(e.getKey(), x -> g.newKey(true));
+      List<Object[]> sl = e.getValue();
+      long[] ts = new long[sl.size()];
+      Object[] values = new Object[sl.size()];
+      for (int i = 0; i < ts.length; i++) {
+        ts[i] = (Long) sl.get(i)[0];
+        values[i] = sl.get(i)[1];
+      }
+      kw.insertCheckedBatch(ts, values, ts.length, wm, new Out(g, e.getKey(), got, finalEmits));
+    }
+    return late;
+  }
+
+  /** Checkpoint and restore every key into a fresh KeyWindows ({@code pre}: its values are slices). */
+  private static void restoreAll(WindowGroup g, Map<String, KeyWindows> keys, boolean pre) {
     for (Map.Entry<String, KeyWindows> e : keys.entrySet()) {
       KeyWindows old = e.getValue();
       List<Long> ts = new ArrayList<>();
-      List<Object[]> rows = new ArrayList<>();
-      old.forEachRow((t, row) -> {
-        ts.add(t);
-        rows.add(row);
-      });
-      assertEquals(old.records(), rows.size());
+      List<Object> rows = new ArrayList<>();
+      if (pre) {
+        old.forEachValue((v, t) -> {
+          ts.add(t);
+          rows.add(v);
+        });
+      } else {
+        old.forEachRow((t, row) -> {
+          ts.add(t);
+          rows.add(row);
+        });
+        assertEquals(old.records(), rows.size());
+      }
       long[] ta = ts.stream().mapToLong(Long::longValue).toArray();
       KeyWindows fresh = g.newKey(true);
-      fresh.restore(ta, rows.toArray(new Object[0][]), ta.length, old.firedWatermark());
+      fresh.restore(ta, rows.toArray(), ta.length, old.firedWatermark());
       assertEquals(old.nextTimer(), fresh.nextTimer(), "next timer after restore of " + e.getKey());
       e.setValue(fresh);
     }

@@ -1,0 +1,192 @@
+package io.swag.spark;
+
+import io.swag.core.plan.ProductPartials;
+import io.swag.core.plan.WindowGroup;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.api.java.function.MapPartitionsFunction;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+
+/**
+ * The map side of pre-aggregation (before the shuffle): per input partition of a micro-batch, the
+ * records of each (key, slice) are combined into one partial, slice = {@code [k*g, (k+1)*g)} with
+ * g the plan's gcd of window sizes, slides and offsets. Every record of a slice lies in the same
+ * windows, so a slice is accepted or late, and lands in windows, exactly as each of its records
+ * would. The output rows ({@link Layout#sliceSchema}) are the key columns, the slice start, the
+ * record count and the partial in its byte form ({@link ProductPartials#write}); a rejected record
+ * (null key, null or unparsable time, NaN, a value a function refuses) passes as its own row with its
+ * text and the reason, so rejects are still counted and reported one by one.
+ *
+ * <p>Used only when the product is {@linkplain io.swag.core.plan.ProductFunction#isMergeable
+ * mergeable} (commutative functions with primitive partials): the partials of one slice from several
+ * partitions and micro-batches are then combined in whatever order they arrive with the same result.
+ *
+ * <p>Cost: per record one conversion and check, one hash look-up of its key (none when the key's
+ * previous record was in the same slice) and one lift and combine; per slice one output row. Memory:
+ * one partial per (key, slice) of the partition.
+ */
+final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
+  private static final long serialVersionUID = 1L;
+  private final Layout layout;
+  private final boolean finalOnly;
+
+  /** The slices of one key in this partition: the last one used, and a map for the others. */
+  private static final class KeySlices {
+    final Object[] keyValues;
+    long lastSlice = Long.MIN_VALUE;
+    int lastSlot = -1;
+    /** Open addressing: slice start to slot + 1 (0: empty), capacity a power of two, at most half full. */
+    long[] starts = new long[16];
+    int[] slots = new int[16];
+    int size;
+
+    KeySlices(Object[] keyValues) {
+      this.keyValues = keyValues;
+    }
+
+    /** The slot of slice {@code s}, or {@code -1}. */
+    int get(long s) {
+      int m = starts.length - 1;
+      for (int i = mix(s) & m; ; i = (i + 1) & m) {
+        if (slots[i] == 0) {
+          return -1;
+        }
+        if (starts[i] == s) {
+          return slots[i] - 1;
+        }
+      }
+    }
+
+    void put(long s, int slot) {
+      if (2 * (size + 1) > starts.length) {
+        long[] os = starts;
+        int[] ov = slots;
+        starts = new long[2 * os.length];
+        slots = new int[2 * os.length];
+        size = 0;
+        for (int i = 0; i < os.length; i++) {
+          if (ov[i] != 0) {
+            put(os[i], ov[i] - 1);
+          }
+        }
+      }
+      int m = starts.length - 1;
+      int i = mix(s) & m;
+      while (slots[i] != 0) {
+        i = (i + 1) & m;
+      }
+      starts[i] = s;
+      slots[i] = slot + 1;
+      size++;
+    }
+
+    private static int mix(long s) {
+      long h = s * 0x9E3779B97F4A7C15L;
+      return (int) (h ^ (h >>> 32));
+    }
+  }
+
+  SlicePreAggregator(Layout layout, boolean finalOnly) {
+    this.layout = layout;
+    this.finalOnly = finalOnly;
+  }
+
+  @Override
+  public Iterator<Row> call(Iterator<Row> rows) {
+    WindowGroup group = layout.group(finalOnly, true);
+    long g = group.plan().sliceMs();
+    int keys = layout.keys;
+    ProductPartials parts = (ProductPartials) group.function().newPartials();
+    int cap = 64;
+    parts.resize(cap);
+    int used = 1; // slot 0: scratch for lifting a record before combining it into its slice
+    long[] count = new long[cap];
+    long[] start = new long[cap];
+    KeySlices[] owner = new KeySlices[cap];
+    Map<Object, KeySlices> byKey = new HashMap<>();
+    List<Row> out = new ArrayList<>();
+    Object[] row = new Object[layout.columns.size()];
+    while (rows.hasNext()) {
+      Row in = rows.next();
+      String bad = layout.nullKey(in); // the key columns come first in the input rows too
+      if (bad == null) {
+        bad = layout.convert(in, row, group);
+      }
+      if (bad != null) {
+        Object[] r = new Object[keys + 5];
+        for (int i = 0; i < keys; i++) {
+          r[i] = in.get(i);
+        }
+        r[keys + 1] = 1L;
+        r[keys + 3] = layout.describe(in);
+        r[keys + 4] = bad;
+        out.add(RowFactory.create(r));
+        continue;
+      }
+      Object k = keys == 1 ? in.get(0) : keyList(in, keys);
+      KeySlices ks = byKey.get(k);
+      if (ks == null) {
+        Object[] kv = new Object[keys];
+        for (int i = 0; i < keys; i++) {
+          kv[i] = in.get(i);
+        }
+        ks = new KeySlices(kv);
+        byKey.put(k, ks);
+      }
+      long t = (Long) row[layout.timeIdx];
+      long s = Math.floorDiv(t, g) * g;
+      int slot;
+      if (ks.lastSlice == s) {
+        slot = ks.lastSlot;
+      } else {
+        int found = ks.get(s);
+        if (found < 0) {
+          if (used == cap) {
+            cap *= 2;
+            parts.resize(cap);
+            count = Arrays.copyOf(count, cap);
+            start = Arrays.copyOf(start, cap);
+            owner = Arrays.copyOf(owner, cap);
+          }
+          slot = used++;
+          start[slot] = s;
+          owner[slot] = ks;
+          ks.put(s, slot);
+        } else {
+          slot = found;
+        }
+        ks.lastSlice = s;
+        ks.lastSlot = slot;
+      }
+      if (count[slot] == 0) {
+        parts.liftObject(slot, row, t);
+      } else {
+        parts.liftObject(0, row, t);
+        parts.combine(slot, slot, 0);
+      }
+      count[slot]++;
+    }
+    for (int slot = 1; slot < used; slot++) {
+      Object[] r = new Object[keys + 5];
+      System.arraycopy(owner[slot].keyValues, 0, r, 0, keys);
+      r[keys] = start[slot];
+      r[keys + 1] = count[slot];
+      r[keys + 2] = parts.lifted(slot).bytes();
+      out.add(RowFactory.create(r));
+    }
+    return out.iterator();
+  }
+
+  private static List<Object> keyList(Row in, int keys) {
+    Object[] k = new Object[keys];
+    for (int i = 0; i < keys; i++) {
+      k[i] = in.get(i);
+    }
+    return Arrays.asList(k);
+  }
+}
