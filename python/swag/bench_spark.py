@@ -82,12 +82,12 @@ def _source(spark: Any, directory: Path, delay_ms: int) -> Any:
     return df.select("k", F.timestamp_millis("t").alias("ts"), "v").withWatermark("ts", f"{delay_ms} milliseconds")
 
 
-def _swag(df: Any, size_ms: int, slide_ms: int) -> Any:
+def _swag(df: Any, size_ms: int, slide_ms: int, preaggregate: str = "auto") -> Any:
     import swag
     import swag.spark
 
     q = swag.Query(key="k", time="ts", lateness=0).window(size_ms, slide=slide_ms, mx=swag.max("v"), sd=swag.stddev("v"))
-    return swag.spark.aggregate(df, q)
+    return swag.spark.aggregate(df, q, preaggregate=preaggregate)  # type: ignore[arg-type]
 
 
 def _builtin(df: Any, size_ms: int, slide_ms: int) -> Any:
@@ -163,7 +163,7 @@ def throughput(args: argparse.Namespace) -> dict[str, Any]:
                 d = root / f"in-{engine}-{ratio}"
                 write_files(d, [per_file] * files, args.keys, args.step_ms, args.disorder_ms, seed=ratio)
                 df = _source(spark, d, args.disorder_ms)
-                out = _swag(df, size, SLIDE_MS) if engine == "swag" else _builtin(df, size, SLIDE_MS)
+                out = _swag(df, size, SLIDE_MS, args.preaggregate) if engine == "swag" else _builtin(df, size, SLIDE_MS)
                 t0 = time.perf_counter()
                 s = _summary(_run(out, root / f"ck-{engine}-{ratio}"))
                 s.update(engine=engine, ratio=ratio, size_ms=size, slide_ms=SLIDE_MS, per_file=per_file, files=files,
@@ -190,7 +190,7 @@ def window_size(args: argparse.Namespace) -> dict[str, Any]:
             fill = [args.fill_file] * (size // args.fill_file + 1)
             d = root / f"in-{size}"
             write_files(d, fill + [args.batch] * args.batches, 1, 1, args.disorder_ms, seed=size)
-            out = _swag(_source(spark, d, args.disorder_ms), size, args.slide_ms)
+            out = _swag(_source(spark, d, args.disorder_ms), size, args.slide_ms, args.preaggregate)
             progress = _run(out, root / f"ck-{size}")
             data = [p for p in progress if p["numInputRows"] > 0]
             measured = data[len(fill):]
@@ -295,6 +295,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     t.add_argument("--driver-memory", default="4g")
     t.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
                    help="extra Spark setting for the session both engines share (repeatable)")
+    t.add_argument("--preaggregate", choices=["auto", "off"], default="auto",
+                   help="swag's pre-aggregation of slices before the shuffle (docs/spark.md)")
     t.add_argument("--out", type=Path, required=True)
     t.set_defaults(func=throughput)
     w = sub.add_parser("window-size", help="swag per-batch time vs window size")
@@ -307,6 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     w.add_argument("--driver-memory", default="4g")
     w.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
                    help="extra Spark setting for the session both engines share (repeatable)")
+    w.add_argument("--preaggregate", choices=["auto", "off"], default="off",
+                   help="off (default): the state holds every record, the window's entries; auto: slices")
     w.add_argument("--out", type=Path, required=True)
     w.set_defaults(func=window_size)
     g = sub.add_parser("plot", help="PNG of the two result files")

@@ -35,7 +35,9 @@ import org.apache.spark.util.SerializableConfiguration;
  *   <li>Streaming: {@code groupByKey(key columns).transformWithState(}{@link SwagProcessor}{@code ,
  *       EventTime, append|update)}; needs the RocksDB state store provider
  *       ({@link #ROCKSDB}) and a watermark on the time column (or the option
- *       {@code watermark_delay_ms}).
+ *       {@code watermark_delay_ms}). A query of mergeable functions first combines each key's
+ *       records per slice in every input partition ({@link SlicePreAggregator}, option
+ *       {@code preaggregate}), so that slices, not records, go through the shuffle and the state.
  *   <li>Static (history back-fill): {@code groupByKey(key).flatMapGroups}: per key the rows sorted by
  *       time go into one bulk insert, then every window fires; no record is late.
  * </ul>
