@@ -88,29 +88,26 @@ public final class RowCodec {
           buf[len++] = BOOLEAN;
           buf[len++] = (byte) (b ? 1 : 0);
         } else if (v instanceof String s) {
-          byte[] b = s.getBytes(StandardCharsets.UTF_8);
-          ensure(5 + b.length);
-          buf[len++] = STRING;
-          buf[len++] = (byte) (b.length >>> 24);
-          buf[len++] = (byte) (b.length >>> 16);
-          buf[len++] = (byte) (b.length >>> 8);
-          buf[len++] = (byte) b.length;
-          System.arraycopy(b, 0, buf, len, b.length);
-          len += b.length;
+          putBytes(STRING, s.getBytes(StandardCharsets.UTF_8));
         } else if (v instanceof byte[] b) {
-          ensure(5 + b.length);
-          buf[len++] = BYTES;
-          buf[len++] = (byte) (b.length >>> 24);
-          buf[len++] = (byte) (b.length >>> 16);
-          buf[len++] = (byte) (b.length >>> 8);
-          buf[len++] = (byte) b.length;
-          System.arraycopy(b, 0, buf, len, b.length);
-          len += b.length;
+          putBytes(BYTES, b);
         } else {
           throw new IllegalArgumentException("row[" + i + "]: cannot store a value of type "
               + v.getClass().getName() + " (" + v + ")");
         }
       }
+    }
+
+    /** The tag, the length (4 bytes, big-endian) and the bytes. */
+    private void putBytes(byte tag, byte[] b) {
+      ensure(5 + b.length);
+      buf[len++] = tag;
+      buf[len++] = (byte) (b.length >>> 24);
+      buf[len++] = (byte) (b.length >>> 16);
+      buf[len++] = (byte) (b.length >>> 8);
+      buf[len++] = (byte) b.length;
+      System.arraycopy(b, 0, buf, len, b.length);
+      len += b.length;
     }
 
     private void putLong(byte tag, long bits) {
