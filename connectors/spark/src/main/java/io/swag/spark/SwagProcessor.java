@@ -252,7 +252,6 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       return CollectionConverters.asScala(out.iterator());
     }
     KeyState ks = load(key);
-    KeyWindows kw = ks.kw;
     int n = 0;
     long[] ts = new long[16];
     Object[][] batch = new Object[16][];
@@ -333,7 +332,6 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     List<Row> out = new ArrayList<>();
     int keys = layout.keys;
     String badKey = layout.nullKey(key);
-    KeyState ks = null;
     int n = 0;
     long[] ts = new long[16];
     Object[] values = new Object[16];
@@ -367,8 +365,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       chunkRows[n++] = new Object[] {s, partial};
     }
     if (n > 0 || version.exists()) {
-      ks = load(key);
-      insertAndSave(key, ks, ts, values, n, wm, out, chunkRows);
+      insertAndSave(key, load(key), ts, values, n, wm, out, chunkRows);
     }
     return CollectionConverters.asScala(out.iterator());
   }

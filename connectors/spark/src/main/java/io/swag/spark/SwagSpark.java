@@ -79,7 +79,7 @@ public final class SwagSpark {
     }
     boolean pre = df.isStreaming() && preaggregates(plan, layout, options);
     if (pre) {
-      if (layout.timestampTime) { // epoch ms for the map side: no Timestamp object per record
+      if (layout.types[layout.timeIdx].equals(DataTypes.TimestampType)) { // epoch ms: no Timestamp object per record
         String t = layout.columns.get(layout.timeIdx);
         input = input.withColumn(t, functions.unix_millis(column(t)));
       }
