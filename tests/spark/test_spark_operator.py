@@ -166,6 +166,27 @@ def test_bad_input_is_counted_when_not_kept(spark, tmp_path, preaggregate):
     assert (m["late"], m["rejected"], m["windows"]) == (1, 4, 4)
 
 
+@pytest.mark.parametrize("preaggregate", ["auto", "off"])
+def test_values_a_function_refuses_are_rejected_one_by_one(spark, tmp_path, preaggregate):
+    """geomean refuses values <= 0: on the map side of pre-aggregation (the lift is the check) as in
+    the processor, each such record is rejected and counted, and the windows hold the others."""
+    B = BASE
+    vals = [4.0, -1.0, 9.0, 0.0, 2.0, 8.0]
+    batches = [[{"k": "a", "t": B + 1000 * i, "v": v} for i, v in enumerate(vals)],
+               [{"k": "zz", "t": B + 100_000, "v": 1.0}], [{"k": "zz", "t": B + 100_001, "v": 1.0}]]
+    write_batches(tmp_path / "in", batches)
+    q = swag.Query(key="k", time="ts", lateness=0).window(10_000, g=swag.geomean("v"), n=swag.count())
+    out = swag.spark.aggregate(source(spark, tmp_path / "in", "0 seconds"), q, preaggregate=preaggregate)
+    assert preaggregates(out) == (preaggregate == "auto")
+    sq = (out.writeStream.format("memory").queryName(f"refused_{preaggregate}").outputMode("append")
+          .option("checkpointLocation", str(tmp_path / "ck")).trigger(availableNow=True).start())
+    table, progress = finish(sq)
+    rows = [r for r in millis(table, "window_start", "window_end").collect() if r.k == "a"]
+    assert [(r.window_start - B, r.n) for r in rows] == [(0, 4)]
+    assert rows[0].g == pytest.approx((4.0 * 9.0 * 2.0 * 8.0) ** 0.25, rel=1e-12)
+    assert metric_sums(progress)["rejected"] == 2
+
+
 def test_bad_input_is_accounted_for(spark, tmp_path):
     """Null keys, null and unparsable times, NaN values and records beyond the lateness: the query
     keeps running, the windows of the good records are right, each bad record comes back as a row

@@ -238,6 +238,24 @@ final class Layout implements Serializable {
    * here (streaming only). Shared by the streaming processor and the batch back-fill.
    */
   String convert(Row in, Object[] out, WindowGroup group) {
+    String bad = convertValues(in, out);
+    if (bad != null) {
+      return bad;
+    }
+    try {
+      group.check(out, (Long) out[timeIdx]);
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+    return null;
+  }
+
+  /**
+   * {@link #convert} without asking the functions whether they accept the values: for a caller
+   * that lifts the row right away and treats an {@link IllegalArgumentException} of the lift as
+   * the rejection ({@link SlicePreAggregator}), so that a record is lifted once, not twice.
+   */
+  String convertValues(Row in, Object[] out) {
     for (int i = 0; i < out.length; i++) {
       out[i] = toSwag(in.get(i));
     }
@@ -252,11 +270,6 @@ final class Layout implements Serializable {
       if (i != timeIdx && out[i] instanceof Double d && d.isNaN()) {
         return "column '" + columns.get(i) + "' is NaN";
       }
-    }
-    try {
-      group.check(out, t);
-    } catch (IllegalArgumentException e) {
-      return e.getMessage();
     }
     return null;
   }

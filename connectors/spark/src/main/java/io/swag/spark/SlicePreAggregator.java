@@ -26,8 +26,9 @@ import org.apache.spark.sql.RowFactory;
  * mergeable} (commutative functions with primitive partials): the partials of one slice from several
  * partitions and micro-batches are then combined in whatever order they arrive with the same result.
  *
- * <p>Cost: per record one conversion and check, one hash look-up of its key (none when the key's
- * previous record was in the same slice) and one lift and combine; per slice one output row. Memory:
+ * <p>Cost: per record one conversion, one lift (which is also the functions' check of the values),
+ * one hash look-up of its key, one of its slice (none when the key's previous record was in the
+ * same slice) and one combine; per slice one output row. Memory:
  * one partial per (key, slice) of the partition.
  */
 final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
@@ -115,7 +116,16 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
       Row in = rows.next();
       String bad = layout.nullKey(in); // the key columns come first in the input rows too
       if (bad == null) {
-        bad = layout.convert(in, row, group);
+        bad = layout.convertValues(in, row);
+      }
+      long t = 0;
+      if (bad == null) {
+        t = (Long) row[layout.timeIdx];
+        try {
+          parts.liftObject(0, row, t); // also the functions' check of the values (as Layout.convert's)
+        } catch (IllegalArgumentException e) {
+          bad = e.getMessage();
+        }
       }
       if (bad != null) {
         Object[] r = new Object[keys + 5];
@@ -138,7 +148,6 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
         ks = new KeySlices(kv);
         byKey.put(k, ks);
       }
-      long t = (Long) row[layout.timeIdx];
       long s = Math.floorDiv(t, g) * g;
       int slot;
       if (ks.lastSlice == s) {
@@ -164,9 +173,8 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
         ks.lastSlot = slot;
       }
       if (count[slot] == 0) {
-        parts.liftObject(slot, row, t);
+        parts.copy(slot, 0);
       } else {
-        parts.liftObject(0, row, t);
         parts.combine(slot, slot, 0);
       }
       count[slot]++;
