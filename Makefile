@@ -35,20 +35,20 @@ jar-into-package:
 test: venv venv-flink
 	mvn -B -ntp verify
 	@$(MAKE) --no-print-directory jar-into-package
-	$(PY) -m pytest -q -m "not slow" --ignore=tests/flink tests
+	SWAG_REQUIRE_SPARK=1 $(PY) -m pytest -q -m "not slow" --ignore=tests/flink tests
 	SWAG_REQUIRE_FLINK=1 $(PY_FLINK) -m pytest -q -m "not slow" tests/flink
 
 test-java:
 	mvn -B -ntp verify
 
 test-python: venv build
-	$(PY) -m pytest -q -m "not slow" --ignore=tests/flink tests
+	SWAG_REQUIRE_SPARK=1 $(PY) -m pytest -q -m "not slow" --ignore=tests/flink tests
 
 # Everything, including suites marked slow.
 test-all: venv venv-flink
 	mvn -B -ntp verify -Dflink.excludedGroups=bench
 	@$(MAKE) --no-print-directory jar-into-package
-	$(PY) -m pytest -q -m "not soak" --ignore=tests/flink tests
+	SWAG_REQUIRE_SPARK=1 $(PY) -m pytest -q -m "not soak" --ignore=tests/flink tests
 	SWAG_REQUIRE_FLINK=1 $(PY_FLINK) -m pytest -q tests/flink
 
 # --- demo and benchmarks --------------------------------------------------

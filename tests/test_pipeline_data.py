@@ -40,3 +40,47 @@ def test_citibike_files_come_from_the_environment(tmp_path: Path, monkeypatch: p
         (tmp_path / name).write_bytes(b"")
     assert [p.name for p in pipeline.default_citibike_files()] == ["JC-201601-x.csv.gz", "JC-201602-x.csv.gz"]
     assert len(pipeline.default_citibike_files(limit=1)) == 1
+
+
+def test_citibike_frame_reads_every_layout_in_arrival_order(tmp_path: Path) -> None:
+    """2016's "Start Time", 2017-18's "starttime", 2018-12's split date/time: all read; a station id
+    that is not an integer is skipped and counted, not lost."""
+    import gzip
+
+    layouts = {
+        "a-2016.csv": "Trip Duration,Start Time,Stop Time,Start Station ID,Start Station Name,Bike ID\n"
+                      "600,2016-01-01 00:10:00,2016-01-01 00:20:00,3186,Grove St,24647\n"
+                      "60,2016-01-01 00:15:00,2016-01-01 00:16:00,3187,Sip Ave,24605\n",
+        "b-2017.csv.gz": "tripduration,starttime,stoptime,start station id,start station name,bikeid\n"
+                         "120,2017-03-01 08:00:00,2017-03-01 08:02:00,3203,Hamilton Park,29000\n"
+                         "30,2017-03-01 07:59:00,2017-03-01 07:59:30,X12,Somewhere,29001\n",
+        "c-201812.csv": "Trip Duration,Start Date,Start Time,Start Station ID,Start Station Name,Bike ID\n"
+                        "90,2018-12-01,09:30:15,3186,Grove St,31000\n",
+    }
+    for name, text in layouts.items():
+        data = text.encode()
+        (tmp_path / name).write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    df, skipped, ooo = pipeline.citibike_frame(sorted(tmp_path.iterdir()))
+    assert skipped == 1  # station "X12"
+    assert list(df.columns) == ["start_station", "start_time", "duration", "bike_id"]
+    assert df["start_station"].tolist() == [3187, 3186, 3203, 3186]  # trip end order: 00:16 before 00:20
+    assert df["start_time"].tolist() == [pd.Timestamp(s) for s in (
+        "2016-01-01 00:15:00", "2016-01-01 00:10:00", "2017-03-01 08:00:00", "2018-12-01 09:30:15")]
+    assert df["bike_id"].tolist() == ["24605", "24647", "29000", "31000"] and ooo == 0.25
+
+
+@pytest.mark.slow
+def test_citibike_frame_reads_the_shared_data_set() -> None:
+    """All files of ../shared/data/citibike (JC 2016-2019, three layouts), as ``--data DIR`` passes
+    them (``make test-all``; skipped when the data set is absent)."""
+    from swag import demo
+
+    d = pipeline.CITIBIKE_DIR
+    if not any(d.glob("*.csv.gz")):
+        pytest.skip(f"no Citi Bike files in {d}")
+    files = demo.resolve_paths([d])
+    df, skipped, _ = pipeline.citibike_frame(files)
+    trips, bad = demo.read_trips(files)
+    assert skipped == bad == 0 and len(df) == len(trips) > 200_000
+    end = df["start_time"] + pd.to_timedelta(df["duration"], unit="s")
+    assert (end.diff().dropna() >= pd.Timedelta(-1, "ms")).all()  # arrival order (ms rounding)

