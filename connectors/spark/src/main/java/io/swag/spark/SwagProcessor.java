@@ -27,16 +27,18 @@ import scala.jdk.javaapi.CollectionConverters;
  * checkpoint or a task retry gives exact results: {@code chunks}, a map from batch id to the key's
  * accepted input rows of that batch (one state put per key and batch, {@link RowCodec}-encoded,
  * each row with its time; with {@linkplain SlicePreAggregator pre-aggregation}, the key's slices of
- * that batch as (slice start, partial bytes) instead); {@code index}, the chunks' (largest time, batch id) pairs;
+ * that batch as (slice start, partial bytes) instead);
  * {@code evicted}, the largest record time the aggregator evicted (every stored row at or below it
  * is gone: a chunk is removed, one state remove, once its largest time is); {@code fired}, the
  * watermark up to which the key's windows fired; {@code timer}, the registered timer;
  * {@code version}, a random nonce written with every change. The aggregator itself is an
  * executor-side cache ({@link #CACHE}, bounded per operator) keyed by operator and key and stamped with the nonce; a
  * stale or missing cache entry (another executor, a restart, a retried batch) is rebuilt from the
- * chunks (rows above {@code evicted}) with one bulk insert. So a batch costs O(records of the
- * batch + entries evicted) aggregator work and O(1 + chunks dropped) state operations per key,
- * not O(window).
+ * chunks (rows above {@code evicted}, chunks in batch order) with one bulk insert. The chunks'
+ * index (largest time, batch id) lives only in the cache entry and is rebuilt with it, so no state
+ * value grows with the window. So a batch costs O(records of the batch + entries evicted)
+ * aggregator work and O(1 + chunks dropped) state operations and bytes written per key, not
+ * O(window).
  *
  * <p><b>Time.</b> Spark's watermark {@code S} means records with time {@code < S} are late; swag's
  * {@code W = S - 1}. A key's next swag timer {@code f} (fire when {@code W >= f}) is a Spark timer
@@ -63,10 +65,10 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   /** The working copy of a key's state: aggregator, chunk index, evicted time (see the class doc). */
   static final class KeyState {
     final KeyWindows kw;
-    long[] index; // pairs (largest time, batch id), in batch order
+    long[] index; // pairs (largest time, batch id) of the stored chunks, in batch order
     int indexLen; // longs used
     long evicted;
-    boolean indexChanged;
+    boolean evictedChanged;
 
     KeyState(KeyWindows kw, long[] index, long evicted) {
       this.kw = kw;
@@ -78,7 +80,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     void onEvict(long t) {
       if (t > evicted) {
         evicted = t;
-        indexChanged = true; // written with the index
+        evictedChanged = true;
       }
     }
   }
@@ -92,7 +94,6 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private final boolean preaggregated;
   private transient WindowGroup group;
   private transient MapState<Long, byte[]> chunks;
-  private transient ValueState<byte[]> index;
   private transient ValueState<Long> evicted;
   private transient ValueState<Long> fired;
   private transient ValueState<Long> timer;
@@ -114,7 +115,6 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   public void init(OutputMode outputMode, TimeMode timeMode) {
     group = layout.group(finalOnly, preaggregated);
     chunks = getHandle().getMapState("chunks", Encoders.LONG(), Encoders.BINARY(), TTLConfig.NONE());
-    index = getHandle().getValueState("index", Encoders.BINARY(), TTLConfig.NONE());
     evicted = getHandle().getValueState("evicted", Encoders.LONG(), TTLConfig.NONE());
     fired = getHandle().getValueState("fired", Encoders.LONG(), TTLConfig.NONE());
     timer = getHandle().getValueState("timer", Encoders.LONG(), TTLConfig.NONE());
@@ -137,19 +137,32 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     if (v == 0L) {
       return new KeyState(kw, new long[0], Long.MIN_VALUE);
     }
-    long[] idx = decodeIndex(index.exists() ? index.get() : new byte[0]);
+    // the chunks in batch order (their ids), so that rows of equal time keep their insertion order
+    int chunkCount = 0;
+    long[] ids = new long[8];
+    byte[][] blobs = new byte[8][];
+    scala.collection.Iterator<scala.Tuple2<Long, byte[]>> it = chunks.iterator();
+    while (it.hasNext()) {
+      scala.Tuple2<Long, byte[]> e = it.next();
+      if (chunkCount == ids.length) {
+        ids = java.util.Arrays.copyOf(ids, 2 * chunkCount);
+        blobs = java.util.Arrays.copyOf(blobs, 2 * chunkCount);
+      }
+      ids[chunkCount] = e._1();
+      blobs[chunkCount++] = e._2();
+    }
+    int[] order = io.swag.core.plan.TimeOrder.of(ids, chunkCount);
+    long[] idx = new long[2 * chunkCount];
     long ev = evicted.exists() ? evicted.get() : Long.MIN_VALUE;
     int n = 0;
     long[] ts = new long[64];
     Object[] rows = new Object[64];
-    for (int i = 0; i + 1 < idx.length; i += 2) {
-      byte[] chunk = chunks.getValue(idx[i + 1]);
-      if (chunk == null) {
-        throw new IllegalStateException("swag state: chunk " + idx[i + 1] + " of the index is missing");
-      }
-      for (Object[] r : RowCodec.decode(chunk)) {
+    for (int k = 0; k < chunkCount; k++) {
+      long chunkMax = Long.MIN_VALUE;
+      for (Object[] r : RowCodec.decode(blobs[order[k]])) {
         // a record row, or a slice: (slice start, partial bytes)
         long t = (Long) r[preaggregated ? 0 : layout.timeIdx];
+        chunkMax = Math.max(chunkMax, t);
         if (t <= ev) {
           continue; // evicted already
         }
@@ -160,27 +173,17 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
         ts[n] = t;
         rows[n++] = preaggregated ? new ProductFunction.Lifted((byte[]) r[1]) : r;
       }
+      idx[2 * k] = chunkMax;
+      idx[2 * k + 1] = ids[order[k]];
     }
     kw.restore(ts, rows, n, fired.exists() ? fired.get() : Long.MIN_VALUE);
     return new KeyState(kw, idx, ev);
   }
 
-  private static long[] decodeIndex(byte[] b) {
-    java.nio.LongBuffer lb = java.nio.ByteBuffer.wrap(b).asLongBuffer();
-    long[] r = new long[lb.remaining()];
-    lb.get(r);
-    return r;
-  }
-
-  private static byte[] encodeIndex(long[] idx, int len) {
-    java.nio.ByteBuffer bb = java.nio.ByteBuffer.allocate(8 * len);
-    bb.asLongBuffer().put(idx, 0, len);
-    return bb.array();
-  }
-
   /**
-   * Writes the key's bookkeeping after a change: drops the chunks evicted completely, then index,
-   * evicted time, timer, fired watermark, nonce, cache.
+   * Writes the key's bookkeeping after a change: drops the chunks evicted completely, then the
+   * evicted time (if it moved), timer, fired watermark, nonce, cache: O(1 + chunks dropped) state
+   * operations and bytes.
    */
   private void save(Row key, KeyState ks) {
     KeyWindows kw = ks.kw;
@@ -192,7 +195,6 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
         getHandle().deleteTimer(old);
       }
       chunks.clear();
-      index.clear();
       evicted.clear();
       fired.clear();
       timer.clear();
@@ -216,17 +218,15 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     for (int i = 0; i + 1 < ks.indexLen; i += 2) {
       if (idx[i] <= ks.evicted) {
         chunks.removeKey(idx[i + 1]); // every row of the chunk was evicted
-        ks.indexChanged = true;
       } else {
         idx[keep++] = idx[i];
         idx[keep++] = idx[i + 1];
       }
     }
     ks.indexLen = keep;
-    if (ks.indexChanged) {
-      index.update(encodeIndex(idx, keep));
+    if (ks.evictedChanged) {
       evicted.update(ks.evicted);
-      ks.indexChanged = false;
+      ks.evictedChanged = false;
     }
     fired.update(kw.firedWatermark());
     long nonce = ThreadLocalRandom.current().nextLong();
@@ -314,7 +314,6 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       }
       ks.index[ks.indexLen++] = chunkMax;
       ks.index[ks.indexLen++] = batchId;
-      ks.indexChanged = true;
       save(key, ks);
     } else if (version.exists()) {
       CACHE.put(operatorId, cacheMaxKeys, key, version.get(), ks); // unchanged: give it back

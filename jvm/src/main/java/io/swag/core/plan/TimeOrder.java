@@ -8,13 +8,13 @@ package io.swag.core.plan;
  * else O(n log n) (a bottom-up merge sort over runs of 32 sorted by insertion), with two
  * {@code int[n]} arrays.
  */
-final class TimeOrder {
+public final class TimeOrder {
   private static final int RUN = 32;
 
   private TimeOrder() {}
 
   /** The stable permutation sorting {@code ts[0..n)}. */
-  static int[] of(long[] ts, int n) {
+  public static int[] of(long[] ts, int n) {
     int[] a = new int[n];
     boolean sorted = true;
     for (int i = 0; i < n; i++) {
