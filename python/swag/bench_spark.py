@@ -200,10 +200,18 @@ def window_size(args: argparse.Namespace) -> dict[str, Any]:
             r = {"size_ms": size, "entries_per_key": size, "batch": args.batch, "fill_batches": len(fill),
                  "measured_batches": len(measured), "batch_ms": ms, "median_batch_ms": statistics.median(ms),
                  "median_add_batch_ms": statistics.median(add), "state_rows": [o.get("numRowsTotal") for o in ops],
-                 "state_bytes": [o.get("memoryUsedBytes") for o in ops]}
+                 "state_bytes": [o.get("memoryUsedBytes") for o in ops],
+                 # the stateful operator's own time (input rows, timers, evictions) and state writes
+                 "operator_ms": [o.get("allUpdatesTimeMs", 0) + o.get("allRemovalsTimeMs", 0) for o in ops],
+                 "commit_ms": [o.get("commitTimeMs", 0) for o in ops],
+                 "rows_updated": [o.get("numRowsUpdated") for o in ops],
+                 "state_custom": [{k: v for k, v in (o.get("customMetrics") or {}).items()
+                                   if "Bytes" in k or "Put" in k or "Flush" in k} for o in ops]}
+            r["median_operator_ms"] = statistics.median(r["operator_ms"]) if ops else None
             results.append(r)
             _log(f"window {size:>8} entries: median batch {r['median_batch_ms']} ms (addBatch "
-                 f"{r['median_add_batch_ms']} ms) for {args.batch} records, state rows {r['state_rows'][-1:]}")
+                 f"{r['median_add_batch_ms']} ms, operator {r['median_operator_ms']} ms) for {args.batch} "
+                 f"records, state rows {r['state_rows'][-1:]}, custom {r['state_custom'][-1:]}")
             shutil.rmtree(d, ignore_errors=True)
     finally:
         spark.stop()

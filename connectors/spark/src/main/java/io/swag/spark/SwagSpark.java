@@ -101,7 +101,9 @@ public final class SwagSpark {
       out = grouped.transformWithState(p, TimeMode.EventTime(),
           options.finalOnly() ? OutputMode.Append() : OutputMode.Update(), Encoders.row(layout.outputSchema));
     } else {
-      out = grouped.flatMapGroups(new Backfill(layout), Encoders.row(layout.outputSchema));
+      // each key's rows sorted by time (the time column is a timestamp or epoch ms, Layout checks)
+      out = grouped.flatMapSortedGroups(new Column[] {column(layout.columns.get(layout.timeIdx)).asc()},
+          new Backfill(layout), Encoders.row(layout.outputSchema));
     }
     Column kind = col(Layout.KIND);
     Column records = col(Layout.COUNT);
@@ -176,9 +178,16 @@ public final class SwagSpark {
     return input.select(cs);
   }
 
-  /** Batch: per key, sort by time, one bulk insert, fire everything. */
+  /**
+   * Batch (history back-fill): per key, the rows in time order go in with bulk inserts of up to
+   * {@link #CHUNK} rows; after each chunk the windows that no later row can touch fire and the
+   * entries they no longer need are bulk-evicted, and the output rows are handed out lazily. So a
+   * key's memory is O(window + chunk), not O(history).
+   */
   static final class Backfill implements FlatMapGroupsFunction<Row, Row, Row> {
     private static final long serialVersionUID = 1L;
+    /** Rows per bulk insert when the rows arrive sorted by time. */
+    static final int CHUNK = 4096;
     private final Layout layout;
     private transient WindowGroup group;
 
@@ -191,37 +200,88 @@ public final class SwagSpark {
       if (group == null) {
         group = WindowGroup.timeGroups(layout.plan(), layout.columns, true).get(0);
       }
-      List<Row> out = new ArrayList<>();
       String badKey = layout.nullKey(key);
       if (badKey != null) {
+        List<Row> out = new ArrayList<>();
         while (rows.hasNext()) {
           out.add(layout.recordRow(key, "rejected", rows.next(), badKey));
         }
         return out.iterator();
       }
-      int n = 0;
-      long[] ta = new long[16];
-      Object[][] ok = new Object[16][];
-      while (rows.hasNext()) {
-        Row in = rows.next();
-        Object[] row = new Object[layout.columns.size()];
-        String bad = layout.convert(in, row, group);
-        if (bad != null) {
-          out.add(layout.recordRow(key, "rejected", in, bad));
-          continue;
-        }
-        if (n == ta.length) {
-          ta = java.util.Arrays.copyOf(ta, 2 * n);
-          ok = java.util.Arrays.copyOf(ok, 2 * n);
-        }
-        ta[n] = (Long) row[layout.timeIdx];
-        ok[n++] = row;
+      return new KeyRun(key, rows, CHUNK);
+    }
+
+    /** One key's back-fill, a chunk of input at a time as its output is consumed. */
+    private final class KeyRun implements java.util.Iterator<Row> {
+      private final Row key;
+      private final java.util.Iterator<Row> rows;
+      private final int chunk;
+      private final KeyWindows kw = group.newKey(false);
+      private final List<Row> out = new ArrayList<>();
+      private final KeyWindows.WindowOutput emit;
+      private int next; // index of the next row of out to hand out
+      private boolean done;
+      private long[] ta = new long[16];
+      private Object[][] ok = new Object[16][];
+
+      KeyRun(Row key, java.util.Iterator<Row> rows, int chunk) {
+        this.key = key;
+        this.rows = rows;
+        this.chunk = chunk;
+        this.emit = (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r));
       }
-      KeyWindows kw = group.newKey(false);
-      KeyWindows.WindowOutput emit = (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r));
-      kw.insertCheckedBatch(ta, ok, n, Long.MIN_VALUE, emit); // each row passed Layout.convert's check
-      kw.fire(Long.MAX_VALUE, emit);
-      return out.iterator();
+
+      @Override
+      public boolean hasNext() {
+        while (next == out.size() && !done) {
+          out.clear();
+          next = 0;
+          advance();
+        }
+        return next < out.size();
+      }
+
+      @Override
+      public Row next() {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException();
+        }
+        return out.get(next++);
+      }
+
+      /** Takes up to {@code chunk} rows: one bulk insert, then fires what no later row can touch. */
+      private void advance() {
+        int n = 0;
+        long maxT = Long.MIN_VALUE;
+        while (n < chunk && rows.hasNext()) {
+          Row in = rows.next();
+          Object[] row = new Object[layout.columns.size()];
+          String bad = layout.convert(in, row, group);
+          if (bad != null) {
+            out.add(layout.recordRow(key, "rejected", in, bad));
+            continue;
+          }
+          if (n == ta.length) {
+            ta = java.util.Arrays.copyOf(ta, 2 * n);
+            ok = java.util.Arrays.copyOf(ok, 2 * n);
+          }
+          long t = (Long) row[layout.timeIdx];
+          maxT = Math.max(maxT, t);
+          ta[n] = t;
+          ok[n++] = row;
+        }
+        // each row passed Layout.convert's check; none is behind a fired window (sorted input)
+        kw.insertCheckedBatch(ta, ok, n, kw.firedWatermark(), emit);
+        java.util.Arrays.fill(ok, 0, n, null);
+        if (rows.hasNext()) {
+          if (n > 0) {
+            kw.fire(maxT - 1, emit); // later rows have times >= maxT
+          }
+        } else {
+          kw.fire(Long.MAX_VALUE, emit);
+          done = true;
+        }
+      }
     }
   }
 }
