@@ -125,11 +125,12 @@ BENCH_LOCK ?= flock /tmp/swag-bench.lock
 .PHONY: bench-spark
 bench-spark: build
 	uptime
-	$(BENCH_LOCK) $(PY) -m swag.bench_spark throughput --out docs/bench/spark-throughput.json
-	$(BENCH_LOCK) $(PY) -m swag.bench_spark window-size --out docs/bench/spark-window-size.json
+	$(BENCH_LOCK) $(PY) -m swag.bench_spark throughput --ratios 1,10,100 --files 8 --per-file 500000 \
+	  --builtin-budget 100000000 --out docs/bench/spark-throughput-latest.json
+	$(BENCH_LOCK) $(PY) -m swag.bench_spark window-size --out docs/bench/spark-window-size-latest.json
 	uptime
-	$(PY) -m swag.bench_spark plot --throughput docs/bench/spark-throughput.json \
-	  --window-size docs/bench/spark-window-size.json --png docs/bench/spark.png
+	$(PY) -m swag.bench_spark plot --throughput docs/bench/spark-throughput-latest.json \
+	  --window-size docs/bench/spark-window-size-latest.json --png docs/bench/spark-latest.png
 
 # ==== Real clusters (issue 7; docs/operations.md) ===========================================
 # Flink session cluster (pyflink's bin scripts) and Spark standalone cluster (pyspark's spark-class)
