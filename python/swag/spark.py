@@ -146,7 +146,8 @@ def aggregate(
       store: same results, slower.
     - ``preaggregate``: ``auto`` combines each key's records per slice (the gcd of the window sizes,
       slides and offsets) before the shuffle when every function is mergeable (count, sum, mean,
-      geomean, variance, stddev, min, max, mincount, maxcount, bloom, countmin), ``late`` is
+      geomean, variance, stddev, min, max, mincount, maxcount, bloom, countmin, hll, kll, quantile,
+      median), ``late`` is
       ``count`` and the emission is not ``per_record``; the state then holds slices instead of records and late records are counted per
       slice. ``off`` always ships records.
     """

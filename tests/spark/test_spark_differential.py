@@ -185,3 +185,54 @@ def test_batch_long_histories_go_in_chunks(spark):
     ms = swag.spark.aggregate(raw.withColumnRenamed("t", "ts"), swag_query())
     got_ms = swag_rows(ms.withColumns({c: F.timestamp_millis(c) for c in ("window_start", "window_end")}))
     assert len(got_ms) == len(got) and not diff(got_ms, got)
+
+
+def test_sketches_preaggregate_like_records(spark, tmp_path):
+    """hll and a kll quantile have a byte form, so a query of them pre-aggregates (slices sketched on
+    the map side, merged in the state store). Against the record path on the same stream: the same
+    windows, the same hll estimates to the last bit (the result is the sketch's composite estimate, a
+    function of its registers alone, so the order of unions does not matter) and the same counts;
+    against the exact distinct count and sorted values of Spark's ``collect_list``: hll within max(1, 5%), and the median
+    of both paths within twice KLL's rank error (k=200) of its exact rank."""
+    from bisect import bisect_left, bisect_right
+
+    from pyspark.sql import functions as F
+
+    batches = make_batches(7, files=6, per_file=1000, keys="ab")
+    batches += flush_batches(max(r["t"] for b in batches for r in b))
+    write_batches(tmp_path / "in", batches)
+    # v is an integer in [-20, 20]: d = v * 1000 + t % 1000 gives hll about 1,000 distinct values
+    # per window, past its sparse modes (lgK 12)
+    q = swag.Query(key="k", time="ts", lateness=0).window(
+        240_000, slide=20_000, name="240s/20s", n=swag.count(), mx=swag.max("v"), hd=swag.hll("d"),
+        p50=swag.quantile("d", 0.5))
+
+    def src():
+        s = source(spark, tmp_path / "in", DELAY)
+        return s.withColumn("d", F.col("v") * 1000 + F.unix_millis("ts") % 1000)
+
+    runs = {}
+    for mode in ("auto", "off"):
+        df = swag.spark.aggregate(src(), q, preaggregate=mode)
+        assert preaggregates(df) == (mode == "auto")
+        out, _ = finish(start_available(df, f"sketch_{mode}", tmp_path / f"ck-{mode}"))
+        runs[mode] = by_window(millis(out, "window_start", "window_end").collect(),
+                               lambda d: {f: d[f] for f in ("n", "mx", "hd", "p50")})
+    exact_df = src().groupBy("k", F.window("ts", "240 seconds", "20 seconds")).agg(
+        F.count("*").alias("n"), F.collect_list("d").alias("ds"))  # (no distinct aggregation on streams)
+    out, _ = finish(start_available(exact_df.select("k", F.col("window.start").alias("window_start"),
+                                                    F.col("window.end").alias("window_end"), "n", "ds"),
+                                    "sketch_exact", tmp_path / "ck-exact"))
+    exact = by_window(millis(out, "window_start", "window_end").collect(),
+                      lambda d: {"n": d["n"], "distinct": len(set(d["ds"])), "ds": sorted(d["ds"])})
+    assert len(exact) > 50 and set(runs["auto"]) == set(runs["off"]) == set(exact)
+    assert max(e["distinct"] for e in exact.values()) > 1000
+    eps = 2 * 0.0133  # KLL k=200 normalized rank error is about 1.33%
+    for wk, e in exact.items():
+        a, o = runs["auto"][wk], runs["off"][wk]
+        assert (a["n"], a["mx"], a["hd"]) == (o["n"], o["mx"], o["hd"]), f"{wk}: {a} vs {o}"
+        assert a["n"] == e["n"] and a["hd"] == pytest.approx(e["distinct"], abs=max(1, 0.05 * e["distinct"]))
+        n = len(e["ds"])
+        for run in (a, o):
+            lo, hi = bisect_left(e["ds"], run["p50"]) / n, bisect_right(e["ds"], run["p50"]) / n
+            assert lo - eps <= 0.5 <= hi + eps, f"{wk}: median {run['p50']} has exact rank [{lo}, {hi}]"

@@ -1,8 +1,13 @@
 package io.swag.core;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
-/** {@link Partials} for any {@link AggregateFunction}: one object per slot. */
+/**
+ * {@link Partials} for any {@link AggregateFunction}: one object per slot. If the function
+ * implements {@link ByteForm}, a slot's byte form is its length (an int) and then the function's
+ * bytes; otherwise the store has no byte form.
+ */
 public final class ObjectPartials<IN, ACC, OUT> extends Partials {
   private final AggregateFunction<IN, ACC, OUT> fn;
   private final ACC identity;
@@ -74,6 +79,45 @@ public final class ObjectPartials<IN, ACC, OUT> extends Partials {
   @Override
   public Object lower(int src) {
     return fn.lower((ACC) a[src]);
+  }
+
+  @Override
+  public boolean hasByteForm() {
+    return fn instanceof ByteForm;
+  }
+
+  @SuppressWarnings("unchecked")
+  @Override
+  public int serializedSize(int src) {
+    return fn instanceof ByteForm<?> b ? 4 + ((ByteForm<ACC>) b).byteSize((ACC) a[src]) : -1;
+  }
+
+  @SuppressWarnings("unchecked")
+  @Override
+  public void write(int src, ByteBuffer out) {
+    ByteForm<ACC> b = byteForm();
+    ACC p = (ACC) a[src];
+    out.putInt(b.byteSize(p));
+    b.write(p, out);
+  }
+
+  @Override
+  public void read(int dst, ByteBuffer in) {
+    ByteForm<ACC> b = byteForm();
+    int n = in.getInt();
+    if (n < 0 || n > in.remaining()) {
+      throw new IllegalArgumentException("function '" + fn.name() + "': a partial of " + n
+          + " bytes in a byte form with " + in.remaining() + " left");
+    }
+    a[dst] = b.read(in, n);
+  }
+
+  @SuppressWarnings("unchecked")
+  private ByteForm<ACC> byteForm() {
+    if (fn instanceof ByteForm<?> b) {
+      return (ByteForm<ACC>) b;
+    }
+    throw new UnsupportedOperationException("function '" + fn.name() + "' has no byte form of its partials");
   }
 
   @Override

@@ -65,15 +65,29 @@ public abstract class Partials {
   }
 
   /**
-   * Bytes per slot in the byte form ({@link #write}, {@link #read}), or {@code -1} if this store has
-   * none. Primitive stores have one: their partials are a fixed number of doubles or longs, so a
+   * Bytes per slot in the byte form ({@link #write}, {@link #read}) when every slot has the same
+   * size, or {@code -1} (no byte form, or one of varying size: see {@link #hasByteForm()}).
+   * Primitive stores have a fixed one: their partials are a fixed number of doubles or longs, so a
    * partial can leave the JVM (e.g. a slice pre-aggregated before a shuffle) and come back intact.
    */
   public int serializedSize() {
     return -1;
   }
 
-  /** Writes {@code slot[src]} in the byte form ({@link #serializedSize()} bytes) at the buffer's position. */
+  /**
+   * Whether partials have a byte form: a fixed-size one ({@link #serializedSize()} {@code >= 0}), or
+   * a varying one (object partials of a function that implements {@link ByteForm}).
+   */
+  public boolean hasByteForm() {
+    return serializedSize() >= 0;
+  }
+
+  /** Bytes of {@code slot[src]} in the byte form; {@code -1} if there is none. */
+  public int serializedSize(int src) {
+    return serializedSize();
+  }
+
+  /** Writes {@code slot[src]} in the byte form ({@link #serializedSize(int)} bytes) at the buffer's position. */
   public void write(int src, java.nio.ByteBuffer out) {
     throw new UnsupportedOperationException("function '" + function().name() + "' has no byte form of its partials");
   }

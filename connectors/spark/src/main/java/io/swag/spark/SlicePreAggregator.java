@@ -23,7 +23,8 @@ import org.apache.spark.sql.RowFactory;
  * text and the reason, so rejects are still counted and reported one by one.
  *
  * <p>Used only when the product is {@linkplain io.swag.core.plan.ProductFunction#isMergeable
- * mergeable} (commutative functions with primitive partials): the partials of one slice from several
+ * mergeable} (commutative functions with a byte form of their partials: primitive ones, or the
+ * hll and kll sketches' own serialization): the partials of one slice from several
  * partitions and micro-batches are then combined in whatever order they arrive with the same result.
  *
  * <p>Cost: per record one conversion, one lift (which is also the functions' check of the values),

@@ -25,8 +25,9 @@ import java.util.Set;
  *       dropped, least recently used first) is rebuilt from the state store with one bulk insert: the
  *       results are the same, only slower;
  *   <li>{@code preaggregate}: {@code auto} (default) or {@code off}. With {@code auto}, a streaming
- *       query whose functions are all mergeable (commutative, with primitive partials: count, sum,
- *       mean, geomean, variance, stddev, min, max, mincount, maxcount, bloom, countmin) combines the
+ *       query whose functions are all mergeable (commutative, with a byte form of their partials:
+ *       count, sum, mean, geomean, variance, stddev, min, max, mincount, maxcount, bloom, countmin,
+ *       and the sketches hll, kll, quantile, median) combines the
  *       records of each key and slice (the gcd of window sizes, slides and offsets) before the
  *       shuffle ({@link SlicePreAggregator}), and keeps slices rather than records in the state
  *       store. Not with {@code late = keep} (which returns late records themselves) nor with

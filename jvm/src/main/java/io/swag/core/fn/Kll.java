@@ -1,18 +1,22 @@
 package io.swag.core.fn;
 
 import io.swag.core.AggregateFunction;
+import io.swag.core.ByteForm;
+import java.nio.ByteBuffer;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.datasketches.kll.KllDoublesSketch;
+import org.apache.datasketches.memory.Memory;
 import org.apache.datasketches.quantilescommon.QuantileSearchCriteria;
 
 /**
  * Quantiles with a DataSketches KLL sketch ({@code k} default 200: about 1.3% rank error). Mergeable,
  * commutative in distribution (merges are randomized), not invertible. With option {@code rank}
  * the result is the quantile at that rank (a double, NaN when empty); without, a
- * {@link Kll.Quantiles} object.
+ * {@link Kll.Quantiles} object. Byte form: the sketch's own serialization, so slices can be
+ * pre-aggregated before a shuffle (a merge of read pieces is equal in distribution, like every merge).
  */
-public final class Kll implements AggregateFunction<Object, KllDoublesSketch, Object> {
+public final class Kll implements AggregateFunction<Object, KllDoublesSketch, Object>, ByteForm<KllDoublesSketch> {
   private final int k;
   private final double rank;
   private final KllDoublesSketch empty;
@@ -46,6 +50,12 @@ public final class Kll implements AggregateFunction<Object, KllDoublesSketch, Ob
         m.put("max", s.getMaxItem());
       }
       return m;
+    }
+
+    /** {@link #toMap()} as text: n, min, p50, p90, p95, p99, max. */
+    @Override
+    public String toString() {
+      return toMap().toString();
     }
   }
 
@@ -96,6 +106,27 @@ public final class Kll implements AggregateFunction<Object, KllDoublesSketch, Ob
   public Object lower(KllDoublesSketch partial) {
     Quantiles q = new Quantiles(partial);
     return Double.isNaN(rank) ? q : (Object) q.quantile(rank);
+  }
+
+  @Override
+  public int byteSize(KllDoublesSketch partial) {
+    return partial.getSerializedSizeBytes();
+  }
+
+  @Override
+  public void write(KllDoublesSketch partial, ByteBuffer out) {
+    out.put(partial.toByteArray());
+  }
+
+  @Override
+  public KllDoublesSketch read(ByteBuffer in, int length) {
+    byte[] b = new byte[length];
+    in.get(b);
+    KllDoublesSketch s = KllDoublesSketch.heapify(Memory.wrap(b));
+    if (s.getK() != k) {
+      throw new IllegalArgumentException("kll: a partial with k " + s.getK() + " for a function with k " + k);
+    }
+    return s;
   }
 
   @Override

@@ -60,10 +60,12 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
 
   /**
    * Whether records may be pre-aggregated apart and their partials merged later in any order with
-   * the same result: every function is commutative and has a byte form of its partials.
+   * the same result: every function is commutative and has a byte form of its partials (primitive
+   * partials, or a sketch that implements {@link io.swag.core.ByteForm}). For a randomized sketch
+   * (kll) "the same result" holds in distribution, as for its merges inside one tree.
    */
   public boolean isMergeable() {
-    return isCommutative() && ((ProductPartials) newPartials()).serializedSize() >= 0;
+    return isCommutative() && newPartials().hasByteForm();
   }
 
   /** Inputs are {@code Object[]} of k values, one per function. */

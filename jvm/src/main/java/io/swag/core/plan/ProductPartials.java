@@ -161,6 +161,31 @@ public final class ProductPartials extends Partials {
     return n;
   }
 
+  /** Whether every sub-store has a byte form (fixed or varying). */
+  @Override
+  public boolean hasByteForm() {
+    for (Partials s : subs) {
+      if (!s.hasByteForm()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The sum of the sub-partials' sizes in {@code slot[src]}, or {@code -1} if one has no byte form. */
+  @Override
+  public int serializedSize(int src) {
+    int n = 0;
+    for (Partials s : subs) {
+      int b = s.serializedSize(src);
+      if (b < 0) {
+        return -1;
+      }
+      n += b;
+    }
+    return n;
+  }
+
   /** The sub-partials of {@code slot[src]}, one after another. */
   @Override
   public void write(int src, java.nio.ByteBuffer out) {
@@ -178,7 +203,7 @@ public final class ProductPartials extends Partials {
 
   /** {@code slot[src]} in the byte form, as a new {@link ProductFunction.Lifted}. */
   public ProductFunction.Lifted lifted(int src) {
-    int n = serializedSize();
+    int n = serializedSize(src);
     if (n < 0) {
       throw new UnsupportedOperationException("function '" + fn.name() + "' has no byte form of its partials");
     }
