@@ -204,6 +204,42 @@ def throughput(args: argparse.Namespace) -> dict[str, Any]:
             "session": session_conf, "results": results}
 
 
+def backfill(args: argparse.Namespace) -> dict[str, Any]:
+    """The batch back-fill: one static DataFrame of ``files x per_file`` records (``keys`` keys),
+    written to Spark's ``noop`` sink, ``repeats`` times per engine and ratio (median wall time)."""
+    spark = _session(args.driver_memory, args.conf)
+    root = Path(tempfile.mkdtemp(prefix="swag-bench-spark-bf-"))
+    results: list[dict[str, Any]] = []
+    load_before = _uptime()
+    try:
+        d = root / "in"
+        n = write_files(d, [args.per_file] * args.files, args.keys, args.step_ms, args.disorder_ms, seed=7)
+        from pyspark.sql import functions as F
+
+        df = spark.read.parquet(str(d)).select("k", F.timestamp_millis("t").alias("ts"), "v")
+        for ratio in args.ratios:
+            size = ratio * SLIDE_MS
+            for engine in args.engines:
+                pre = "off" if engine == "swag-off" else args.preaggregate
+                out = (_swag(df, size, SLIDE_MS, pre, args.functions) if engine.startswith("swag")
+                       else _builtin(df, size, SLIDE_MS, args.functions))
+                secs = []
+                for _ in range(args.repeats):
+                    t0 = time.perf_counter()
+                    out.write.format("noop").mode("overwrite").save()
+                    secs.append(round(time.perf_counter() - t0, 3))
+                med = statistics.median(secs)
+                results.append({"engine": engine, "ratio": ratio, "size_ms": size, "slide_ms": SLIDE_MS, "records": n,
+                                "seconds": secs, "median_s": med, "records_per_s": round(n / med, 1)})
+                _log(f"backfill ratio {ratio:>5} {engine:>8}: {n / med:,.0f} records/s (runs {secs} s)")
+    finally:
+        spark.stop()
+        shutil.rmtree(root, ignore_errors=True)
+    return {"kind": "backfill", "machine": _machine(), "load_before": load_before, "load_after": _uptime(),
+            "command": " ".join(sys.argv), "params": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items() if k != "func"},
+            "results": results}
+
+
 def window_size(args: argparse.Namespace) -> dict[str, Any]:
     spark = _session(args.driver_memory, args.conf)
     root = Path(tempfile.mkdtemp(prefix="swag-bench-spark-ws-"))
@@ -334,6 +370,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                    help="swag's pre-aggregation of slices before the shuffle (docs/spark.md)")
     t.add_argument("--out", type=Path, required=True)
     t.set_defaults(func=throughput)
+    b = sub.add_parser("backfill", help="batch back-fill: swag (pre-aggregated or not) vs built-in window()")
+    b.add_argument("--ratios", type=_ints, default=[1, 10, 100])
+    b.add_argument("--engines", type=_engines, default=["swag", "swag-off", "builtin"])
+    b.add_argument("--functions", choices=FUNCTIONS, default="max-stddev")
+    b.add_argument("--files", type=int, default=4)
+    b.add_argument("--per-file", type=int, default=500_000)
+    b.add_argument("--keys", type=int, default=8)
+    b.add_argument("--step-ms", type=int, default=10)
+    b.add_argument("--disorder-ms", type=int, default=2_000)
+    b.add_argument("--repeats", type=int, default=3)
+    b.add_argument("--preaggregate", choices=["auto", "off"], default="auto", help="for engine swag")
+    b.add_argument("--driver-memory", default="4g")
+    b.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE")
+    b.add_argument("--out", type=Path, required=True)
+    b.set_defaults(func=backfill)
     w = sub.add_parser("window-size", help="swag per-batch time vs window size")
     w.add_argument("--sizes", type=_ints, default=[1_000, 10_000, 100_000, 1_000_000])
     w.add_argument("--slide-ms", type=int, default=1_000)

@@ -131,6 +131,7 @@ def aggregate(
     metrics_name: str = "swag",
     cache_max_keys: int | None = None,
     preaggregate: Literal["auto", "off"] = "auto",
+    preaggregate_slots: int | None = None,
 ) -> DataFrame:
     """Runs ``query`` over ``df`` (streaming or static) and returns the window rows as a DataFrame.
 
@@ -147,9 +148,11 @@ def aggregate(
     - ``preaggregate``: ``auto`` combines each key's records per slice (the gcd of the window sizes,
       slides and offsets) before the shuffle when every function is mergeable (count, sum, mean,
       geomean, variance, stddev, min, max, mincount, maxcount, bloom, countmin, hll, kll, quantile,
-      median), ``late`` is
-      ``count`` and the emission is not ``per_record``; the state then holds slices instead of records and late records are counted per
-      slice. ``off`` always ships records.
+      median), ``late`` is ``count`` and the emission is not ``per_record``, streaming and batch
+      alike; a stream's state then holds slices instead of records and late records are counted
+      per slice. ``off`` always ships records.
+    - ``preaggregate_slots``: (key, slice) partials a pre-aggregating task holds at most before
+      handing them on (default 65,536): the map side's memory bound on long partitions.
     """
     if _is_connect(df) or not hasattr(df, "_jdf"):
         raise SparkConnectUnsupported(
@@ -169,6 +172,8 @@ def aggregate(
         options["cache_max_keys"] = cache_max_keys
     if preaggregate != "auto":
         options["preaggregate"] = preaggregate
+    if preaggregate_slots is not None:
+        options["preaggregate_slots"] = preaggregate_slots
     try:
         jdf = spark._jvm.io.swag.spark.SwagSpark.aggregate(df._jdf, q.to_json(), json.dumps(options))
     except Exception as e:

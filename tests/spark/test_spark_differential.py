@@ -147,16 +147,22 @@ def test_stream_saw_late_records(stream_run):
     assert sum(late_records(stream_run(seed)[0], stream_run(seed)[3]) for seed in (1, 2)) > 0
 
 
+@pytest.mark.parametrize("pre", [False, True], ids=["records", "preaggregated"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_batch_matches_builtin(spark, seed):
+def test_batch_matches_builtin(spark, seed, pre):
+    """Back-fill: records sorted per key, or (``pre``: no collect, so every function is mergeable)
+    slices combined per partition before the shuffle and sorted by start."""
     from pyspark.sql import functions as F
 
     batches = make_batches(seed)
     data = [r for b in batches for r in b]
     df = spark.createDataFrame([(r["k"], r["t"], r["v"]) for r in data], "k string, t long, v double")
-    df = df.select("k", "v", F.timestamp_millis("t").alias("ts"))
-    got = swag_rows(swag.spark.aggregate(df, swag_query()))
-    expected = builtin_rows(builtin(df))
+    df = df.select("k", "v", F.timestamp_millis("t").alias("ts")).repartition(3)  # slices from 3 partitions
+    names = FIELDS_PRE if pre else FIELDS
+    out = swag.spark.aggregate(df, swag_query(collect=not pre))
+    assert preaggregates(out) == pre
+    got = swag_rows(out, names)
+    expected = builtin_rows(builtin(df), names)
     # in batch nothing is late: every record is in every window that contains it
     assert sum(v["n"] for (_, w, _, _), v in expected.items() if w == "20s/10s") == 2 * len(data)
     problems = diff(got, expected)
@@ -185,6 +191,12 @@ def test_batch_long_histories_go_in_chunks(spark):
     ms = swag.spark.aggregate(raw.withColumnRenamed("t", "ts"), swag_query())
     got_ms = swag_rows(ms.withColumns({c: F.timestamp_millis(c) for c in ("window_start", "window_end")}))
     assert len(got_ms) == len(got) and not diff(got_ms, got)
+    # pre-aggregated, with the map side flushing after every 7 open (key, slice) partials: slices cut
+    # into pieces across 4 partitions, still the built-in's windows
+    pre = swag.spark.aggregate(df.repartition(4), swag_query(collect=False), preaggregate_slots=7)
+    assert preaggregates(pre)
+    problems = diff(swag_rows(pre, FIELDS_PRE), builtin_rows(builtin(df.filter(F.col("ts").isNotNull())), FIELDS_PRE))
+    assert not problems, f"{len(problems)} differences, first: " + "\n".join(problems[:10])
 
 
 def test_sketches_preaggregate_like_records(spark, tmp_path):

@@ -97,6 +97,8 @@ def test_a_bounded_aggregator_cache_gives_the_same_output(spark, stream_run, tmp
 def test_preaggregate_is_validated(spark, rate):
     with pytest.raises(InvalidQueryError, match="options.preaggregate: 'always' is not one of auto, off"):
         swag.spark.aggregate(rate.withWatermark("ts", "1 second"), _q(), preaggregate="always")  # type: ignore[arg-type]
+    with pytest.raises(InvalidQueryError, match="options.preaggregate_slots: 0 is not an integer from 1 to"):
+        swag.spark.aggregate(rate.withWatermark("ts", "1 second"), _q(), preaggregate_slots=0)
 
 
 def test_cache_max_keys_is_validated(spark, rate):
@@ -147,15 +149,17 @@ BAD_INPUT_WINDOWS = {
 }
 
 
-@pytest.mark.parametrize("preaggregate", ["auto", "off"])
+@pytest.mark.parametrize("preaggregate", ["auto", "off", "auto-slots-1"])
 def test_bad_input_is_counted_when_not_kept(spark, tmp_path, preaggregate):
     """late="count" (with it swag pre-aggregates this query unless told not to): the same windows,
-    and every bad record is counted, one by one, in the observed metrics."""
+    and every bad record is counted, one by one, in the observed metrics. ``auto-slots-1``: the map
+    side hands on every partial as soon as a second (key, slice) opens."""
     src, q = _bad_input_stream(spark, tmp_path / "in")
-    out = swag.spark.aggregate(src, q, preaggregate=preaggregate)
-    assert preaggregates(out) == (preaggregate == "auto")
+    slots = 1 if preaggregate == "auto-slots-1" else None
+    out = swag.spark.aggregate(src, q, preaggregate="off" if preaggregate == "off" else "auto", preaggregate_slots=slots)
+    assert preaggregates(out) == (preaggregate != "off")
     assert "swag_kind" not in out.columns and "swag_n" not in out.columns
-    sq = (out.writeStream.format("memory").queryName(f"bad_input_{preaggregate}").outputMode("append")
+    sq = (out.writeStream.format("memory").queryName(f"bad_input_{preaggregate.replace('-', '_')}").outputMode("append")
           .option("checkpointLocation", str(tmp_path / "ck")).trigger(availableNow=True).start())
     table, progress = finish(sq)
     B = BASE

@@ -29,13 +29,15 @@ import org.apache.spark.sql.RowFactory;
  *
  * <p>Cost: per record one conversion, one lift (which is also the functions' check of the values),
  * one hash look-up of its key, one of its slice (none when the key's previous record was in the
- * same slice) and one combine; per slice one output row. Memory:
- * one partial per (key, slice) of the partition.
+ * same slice) and one combine; per slice one output row. Memory: at most
+ * {@code preaggregate_slots} (default 65,536) partials per task; output is made lazily.
  */
 final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
   private static final long serialVersionUID = 1L;
   private final Layout layout;
   private final boolean finalOnly;
+  /** (key, slice) partials a task holds at most before handing them on (option {@code preaggregate_slots}). */
+  private final int maxSlots;
 
   /** The slices of one key in this partition: the last one used, and a map for the others. */
   private static final class KeySlices {
@@ -93,28 +95,90 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
     }
   }
 
-  SlicePreAggregator(Layout layout, boolean finalOnly) {
+  SlicePreAggregator(Layout layout, boolean finalOnly, int maxSlots) {
+    if (maxSlots < 1) {
+      throw new IllegalArgumentException("options.preaggregate_slots: " + maxSlots + " is not a positive integer");
+    }
     this.layout = layout;
     this.finalOnly = finalOnly;
+    this.maxSlots = maxSlots;
   }
 
   @Override
   public Iterator<Row> call(Iterator<Row> rows) {
-    WindowGroup group = layout.group(finalOnly, true);
-    long g = group.plan().sliceMs();
-    int keys = layout.keys;
-    ProductPartials parts = (ProductPartials) group.function().newPartials();
-    int cap = 64;
-    parts.resize(cap);
-    int used = 1; // slot 0: scratch for lifting a record before combining it into its slice
-    long[] count = new long[cap];
-    long[] start = new long[cap];
-    KeySlices[] owner = new KeySlices[cap];
-    Map<Object, KeySlices> byKey = new HashMap<>();
-    List<Row> out = new ArrayList<>();
-    Object[] row = new Object[layout.columns.size()];
-    while (rows.hasNext()) {
-      Row in = rows.next();
+    return new Slices(rows);
+  }
+
+  /**
+   * The output of one partition, made as it is consumed: input is read until {@link #maxSlots}
+   * (key, slice) partials are open, or to its end; then the open partials are handed out and the
+   * store starts empty again. So a task holds at most {@code maxSlots} partials, however long its
+   * partition (a back-fill of years of history); a (key, slice) cut by a flush leaves as two rows,
+   * which the other side combines like rows from two partitions.
+   */
+  private final class Slices implements Iterator<Row> {
+    private final Iterator<Row> rows;
+    private final WindowGroup group = layout.group(finalOnly, true);
+    private final long g = group.plan().sliceMs();
+    private final int keys = layout.keys;
+    private final ProductPartials parts = (ProductPartials) group.function().newPartials();
+    private int cap = 64;
+    private int used = 1; // slot 0: scratch for lifting a record before combining it into its slice
+    private long[] count = new long[cap];
+    private long[] start = new long[cap];
+    private KeySlices[] owner = new KeySlices[cap];
+    private final Map<Object, KeySlices> byKey = new HashMap<>();
+    private final List<Row> out = new ArrayList<>();
+    private int next; // the next row of out to hand out
+    private final Object[] row = new Object[layout.columns.size()];
+
+    Slices(Iterator<Row> rows) {
+      this.rows = rows;
+      parts.resize(cap);
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (next == out.size()) {
+        if (!rows.hasNext() && used == 1) {
+          return false;
+        }
+        out.clear();
+        next = 0;
+        fill();
+      }
+      return true;
+    }
+
+    @Override
+    public Row next() {
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException();
+      }
+      return out.get(next++);
+    }
+
+    /** Reads input until {@code maxSlots} partials are open or the input ends, then flushes them. */
+    private void fill() {
+      while (used <= maxSlots && rows.hasNext()) {
+        add(rows.next());
+      }
+      for (int slot = 1; slot < used; slot++) {
+        Object[] r = new Object[keys + 5];
+        System.arraycopy(owner[slot].keyValues, 0, r, 0, keys);
+        r[keys] = start[slot];
+        r[keys + 1] = count[slot];
+        r[keys + 2] = parts.lifted(slot).bytes();
+        out.add(RowFactory.create(r));
+        parts.release(slot);
+        count[slot] = 0;
+        owner[slot] = null;
+      }
+      used = 1;
+      byKey.clear();
+    }
+
+    private void add(Row in) {
       String bad = layout.nullKey(in); // the key columns come first in the input rows too
       if (bad == null) {
         bad = layout.convertValues(in, row);
@@ -137,7 +201,7 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
         r[keys + 3] = layout.describe(in);
         r[keys + 4] = bad;
         out.add(RowFactory.create(r));
-        continue;
+        return;
       }
       Object k = keys == 1 ? in.get(0) : keyList(in, keys);
       KeySlices ks = byKey.get(k);
@@ -180,15 +244,6 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
       }
       count[slot]++;
     }
-    for (int slot = 1; slot < used; slot++) {
-      Object[] r = new Object[keys + 5];
-      System.arraycopy(owner[slot].keyValues, 0, r, 0, keys);
-      r[keys] = start[slot];
-      r[keys + 1] = count[slot];
-      r[keys + 2] = parts.lifted(slot).bytes();
-      out.add(RowFactory.create(r));
-    }
-    return out.iterator();
   }
 
   private static List<Object> keyList(Row in, int keys) {

@@ -8,6 +8,7 @@ import static org.apache.spark.sql.functions.when;
 import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
+import io.swag.core.plan.ProductFunction;
 import io.swag.core.plan.QuerySpec;
 import io.swag.core.plan.WindowGroup;
 import java.util.ArrayList;
@@ -38,8 +39,9 @@ import org.apache.spark.util.SerializableConfiguration;
  *       {@code watermark_delay_ms}). A query of mergeable functions first combines each key's
  *       records per slice in every input partition ({@link SlicePreAggregator}, option
  *       {@code preaggregate}), so that slices, not records, go through the shuffle and the state.
- *   <li>Static (history back-fill): {@code groupByKey(key).flatMapGroups}: per key the rows sorted by
- *       time go into one bulk insert, then every window fires; no record is late.
+ *   <li>Static (history back-fill): {@code groupBy(key).flatMapSortedGroups}: per key the rows
+ *       sorted by time (or, pre-aggregated, the slices by start) go in with bulk inserts of
+ *       {@link Backfill#CHUNK}, firing and evicting in between; no record is late.
  * </ul>
  * Late and rejected records are counted in the observed metrics {@code <metrics_name>} (columns
  * {@code late}, {@code rejected}, {@code windows}: {@code query.lastProgress.observedMetrics} when
@@ -77,13 +79,14 @@ public final class SwagSpark {
     for (int i = 0; i < keyCols.length; i++) {
       keyCols[i] = column(layout.columns.get(i));
     }
-    boolean pre = df.isStreaming() && preaggregates(plan, layout, options);
+    boolean pre = preaggregates(plan, layout, options);
     if (pre) {
       if (layout.types[layout.timeIdx].equals(DataTypes.TimestampType)) { // epoch ms: no Timestamp object per record
         String t = layout.columns.get(layout.timeIdx);
         input = input.withColumn(t, functions.unix_millis(column(t)));
       }
-      input = input.mapPartitions(new SlicePreAggregator(layout, options.finalOnly()), Encoders.row(layout.sliceSchema));
+      input = input.mapPartitions(new SlicePreAggregator(layout, options.finalOnly(), options.preaggregateSlots),
+          Encoders.row(layout.sliceSchema));
     }
     KeyValueGroupedDataset<Row, Row> grouped = input.groupBy(keyCols)
         .as(Encoders.row(layout.keySchema), Encoders.row(pre ? layout.sliceSchema : layout.inputSchema));
@@ -101,9 +104,10 @@ public final class SwagSpark {
       out = grouped.transformWithState(p, TimeMode.EventTime(),
           options.finalOnly() ? OutputMode.Append() : OutputMode.Update(), Encoders.row(layout.outputSchema));
     } else {
-      // each key's rows sorted by time (the time column is a timestamp or epoch ms, Layout checks)
-      out = grouped.flatMapSortedGroups(new Column[] {column(layout.columns.get(layout.timeIdx)).asc()},
-          new Backfill(layout), Encoders.row(layout.outputSchema));
+      // each key's rows sorted by time (the time column is a timestamp or epoch ms, Layout checks),
+      // or its slices by slice start
+      Column order = pre ? col(Layout.SLICE).asc() : column(layout.columns.get(layout.timeIdx)).asc();
+      out = grouped.flatMapSortedGroups(new Column[] {order}, new Backfill(layout, pre), Encoders.row(layout.outputSchema));
     }
     Column kind = col(Layout.KIND);
     Column records = col(Layout.COUNT);
@@ -119,7 +123,7 @@ public final class SwagSpark {
   }
 
   /**
-   * Whether a streaming query pre-aggregates slices before the shuffle: option {@code preaggregate}
+   * Whether a query (streaming or batch) pre-aggregates slices before the shuffle: option {@code preaggregate}
    * is {@code auto}, late records are counted (not kept), emission is {@code window_end}, and the
    * product of functions is {@linkplain io.swag.core.plan.ProductFunction#isMergeable mergeable}.
    */
@@ -189,26 +193,39 @@ public final class SwagSpark {
     /** Rows per bulk insert when the rows arrive sorted by time. */
     static final int CHUNK = 4096;
     private final Layout layout;
+    /** The rows are slices ({@link Layout#sliceSchema}) sorted by start, not records. */
+    private final boolean slices;
     private transient WindowGroup group;
 
-    Backfill(Layout layout) {
+    Backfill(Layout layout, boolean slices) {
       this.layout = layout;
+      this.slices = slices;
     }
 
     @Override
     public java.util.Iterator<Row> call(Row key, java.util.Iterator<Row> rows) {
       if (group == null) {
-        group = WindowGroup.timeGroups(layout.plan(), layout.columns, true).get(0);
+        group = layout.group(true, slices); // pre-aggregated: the slices come made, no slicing inside
       }
       String badKey = layout.nullKey(key);
-      if (badKey != null) {
+      if (badKey != null) { // (pre-aggregated: the map side passes such records as rejected rows)
         List<Row> out = new ArrayList<>();
         while (rows.hasNext()) {
-          out.add(layout.recordRow(key, "rejected", rows.next(), badKey));
+          Row in = rows.next();
+          out.add(slices ? rejectedSlice(key, in) : layout.recordRow(key, "rejected", in, badKey));
         }
         return out.iterator();
       }
       return new KeyRun(key, rows, CHUNK);
+    }
+
+    /** A record the map side rejected (its reason column is set), as an output row. */
+    private Row rejectedSlice(Row key, Row in) {
+      int keys = layout.keys;
+      if (in.isNullAt(keys + 4)) {
+        throw new IllegalStateException("a slice of a key with a null key column: the map side rejects such records");
+      }
+      return layout.recordRow(key, "rejected", in.getString(keys + 3), in.getString(keys + 4), in.getLong(keys + 1));
     }
 
     /** One key's back-fill, a chunk of input at a time as its output is consumed. */
@@ -222,7 +239,7 @@ public final class SwagSpark {
       private int next; // index of the next row of out to hand out
       private boolean done;
       private long[] ta = new long[16];
-      private Object[][] ok = new Object[16][];
+      private Object[] ok = new Object[16];
 
       KeyRun(Row key, java.util.Iterator<Row> rows, int chunk) {
         this.key = key;
@@ -255,22 +272,28 @@ public final class SwagSpark {
         long maxT = Long.MIN_VALUE;
         while (n < chunk && rows.hasNext()) {
           Row in = rows.next();
+          if (slices) {
+            int keys = layout.keys;
+            if (!in.isNullAt(keys + 4)) { // a record rejected on the map side
+              out.add(rejectedSlice(key, in));
+              continue;
+            }
+            n = add(n, in.getLong(keys), new ProductFunction.Lifted((byte[]) in.get(keys + 2)));
+            maxT = Math.max(maxT, ta[n - 1]);
+            continue;
+          }
           Object[] row = new Object[layout.columns.size()];
           String bad = layout.convert(in, row, group);
           if (bad != null) {
             out.add(layout.recordRow(key, "rejected", in, bad));
             continue;
           }
-          if (n == ta.length) {
-            ta = java.util.Arrays.copyOf(ta, 2 * n);
-            ok = java.util.Arrays.copyOf(ok, 2 * n);
-          }
           long t = (Long) row[layout.timeIdx];
           maxT = Math.max(maxT, t);
-          ta[n] = t;
-          ok[n++] = row;
+          n = add(n, t, row);
         }
-        // each row passed Layout.convert's check; none is behind a fired window (sorted input)
+        // each row passed Layout.convert's check (a slice: the map side's); none is behind a fired
+        // window (sorted input; a slice's records are at or after its start)
         kw.insertCheckedBatch(ta, ok, n, kw.firedWatermark(), emit);
         java.util.Arrays.fill(ok, 0, n, null);
         if (rows.hasNext()) {
@@ -281,6 +304,16 @@ public final class SwagSpark {
           kw.fire(Long.MAX_VALUE, emit);
           done = true;
         }
+      }
+
+      private int add(int n, long t, Object value) {
+        if (n == ta.length) {
+          ta = java.util.Arrays.copyOf(ta, 2 * n);
+          ok = java.util.Arrays.copyOf(ok, 2 * n);
+        }
+        ta[n] = t;
+        ok[n] = value;
+        return n + 1;
       }
     }
   }

@@ -32,14 +32,18 @@ import java.util.Set;
  *       shuffle ({@link SlicePreAggregator}), and keeps slices rather than records in the state
  *       store. Not with {@code late = keep} (which returns late records themselves) nor with
  *       {@code per_record} emission; late records are then counted per slice (with their number)
- *       rather than listed.
+ *       rather than listed. Streaming and batch (back-fill) alike.
+ *   <li>{@code preaggregate_slots}: (key, slice) partials a pre-aggregating task holds at most before
+ *       it hands them on (default 65,536): bounds the map side's memory on long partitions; a slice
+ *       cut by a flush leaves as two rows, combined on the other side.
  * </ul>
  */
 public final class SwagSparkOptions implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Set<String> KNOWN = Set.of("output_mode", "watermark_delay_ms", "late", "metrics_name",
-      "cache_max_keys", "preaggregate");
+      "cache_max_keys", "preaggregate", "preaggregate_slots");
   public static final int DEFAULT_CACHE_MAX_KEYS = 100_000;
+  public static final int DEFAULT_PREAGGREGATE_SLOTS = 65_536;
 
   public final String outputMode;
   public final Long watermarkDelayMs;
@@ -48,10 +52,13 @@ public final class SwagSparkOptions implements Serializable {
   public final int cacheMaxKeys;
   /** {@code preaggregate = auto}: pre-aggregate slices before the shuffle where the query allows it. */
   public final boolean preaggregate;
+  /** (key, slice) partials a pre-aggregating task holds at most before it hands them on. */
+  public final int preaggregateSlots;
 
   private SwagSparkOptions(String outputMode, Long watermarkDelayMs, boolean keepLate, String metricsName,
-      int cacheMaxKeys, boolean preaggregate) {
+      int cacheMaxKeys, boolean preaggregate, int preaggregateSlots) {
     this.preaggregate = preaggregate;
+    this.preaggregateSlots = preaggregateSlots;
     this.outputMode = outputMode;
     this.watermarkDelayMs = watermarkDelayMs;
     this.keepLate = keepLate;
@@ -60,7 +67,7 @@ public final class SwagSparkOptions implements Serializable {
   }
 
   public static SwagSparkOptions defaults() {
-    return new SwagSparkOptions("append", null, false, "swag", DEFAULT_CACHE_MAX_KEYS, true);
+    return new SwagSparkOptions("append", null, false, "swag", DEFAULT_CACHE_MAX_KEYS, true, DEFAULT_PREAGGREGATE_SLOTS);
   }
 
   /** Parses {@code {"output_mode": ..., ...}}; null or empty: the defaults. */
@@ -94,19 +101,24 @@ public final class SwagSparkOptions implements Serializable {
       throw new IllegalArgumentException("options.late: '" + late + "' is not one of count, keep");
     }
     String name = m.containsKey("metrics_name") ? String.valueOf(m.get("metrics_name")) : "swag";
-    int cacheMax = DEFAULT_CACHE_MAX_KEYS;
-    Object c = m.get("cache_max_keys");
-    if (c != null) {
-      if (!(c instanceof Number n) || n.longValue() < 0 || n.doubleValue() != n.longValue() || n.longValue() > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("options.cache_max_keys: " + c + " is not an integer from 0 to " + Integer.MAX_VALUE);
-      }
-      cacheMax = n.intValue();
-    }
+    int cacheMax = intOption(m, "cache_max_keys", DEFAULT_CACHE_MAX_KEYS, 0);
+    int slots = intOption(m, "preaggregate_slots", DEFAULT_PREAGGREGATE_SLOTS, 1);
     String pre = m.containsKey("preaggregate") ? String.valueOf(m.get("preaggregate")) : "auto";
     if (!pre.equals("auto") && !pre.equals("off")) {
       throw new IllegalArgumentException("options.preaggregate: '" + pre + "' is not one of auto, off");
     }
-    return new SwagSparkOptions(mode, delay, late.equals("keep"), name, cacheMax, pre.equals("auto"));
+    return new SwagSparkOptions(mode, delay, late.equals("keep"), name, cacheMax, pre.equals("auto"), slots);
+  }
+
+  private static int intOption(Map<?, ?> m, String name, int dflt, int min) {
+    Object c = m.get(name);
+    if (c == null) {
+      return dflt;
+    }
+    if (!(c instanceof Number n) || n.longValue() < min || n.doubleValue() != n.longValue() || n.longValue() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("options." + name + ": " + c + " is not an integer from " + min + " to " + Integer.MAX_VALUE);
+    }
+    return n.intValue();
   }
 
   public boolean finalOnly() {
