@@ -6,7 +6,7 @@ MVN    ?= mvn -B -q
 JAR    := jvm/target/swag-core-*-all.jar
 PKGJAR := python/swag/jars/swag-core.jar
 
-.PHONY: all build test test-java test-python test-all demo bench bench-quick clean venv
+.PHONY: all build test test-java test-python test-all demo bench bench-quick clean venv wheel
 
 all: build
 
@@ -37,6 +37,13 @@ test: venv venv-flink
 	@$(MAKE) --no-print-directory jar-into-package
 	SWAG_REQUIRE_SPARK=1 $(PY) -m pytest -q -m "not slow" --ignore=tests/flink tests
 	SWAG_REQUIRE_FLINK=1 $(PY_FLINK) -m pytest -q -m "not slow" tests/flink
+
+# A wheel with the jars inside (dist/swag-*.whl): pip install it into any Python 3.11 with
+# pyspark==4.3.0 (or apache-flink==2.3.0) and swag.spark.session() / swag.flink find the jars.
+wheel: build
+	rm -rf dist
+	$(PY) -m pip wheel . --no-deps -w dist
+	@ls -l dist
 
 test-java:
 	mvn -B -ntp verify
