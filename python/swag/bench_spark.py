@@ -168,6 +168,14 @@ def _uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
+def _result(kind: str, args: argparse.Namespace, load_before: str, results: list[dict[str, Any]],
+            **extra: Any) -> dict[str, Any]:
+    """A result file's content: what ran, where, under what load, and the figures."""
+    params = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items() if k != "func"}
+    return {"kind": kind, "machine": _machine(), "load_before": load_before, "load_after": _uptime(),
+            "command": " ".join(sys.argv), "params": params, **extra, "results": results}
+
+
 def throughput(args: argparse.Namespace) -> dict[str, Any]:
     spark = _session(args.driver_memory, args.conf)
     session_conf = _state_conf(spark)
@@ -199,9 +207,7 @@ def throughput(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         spark.stop()
         shutil.rmtree(root, ignore_errors=True)
-    return {"kind": "throughput", "machine": _machine(), "load_before": load_before, "load_after": _uptime(),
-            "command": " ".join(sys.argv), "params": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items() if k != "func"},
-            "session": session_conf, "results": results}
+    return _result("throughput", args, load_before, results, session=session_conf)
 
 
 def backfill(args: argparse.Namespace) -> dict[str, Any]:
@@ -235,9 +241,7 @@ def backfill(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         spark.stop()
         shutil.rmtree(root, ignore_errors=True)
-    return {"kind": "backfill", "machine": _machine(), "load_before": load_before, "load_after": _uptime(),
-            "command": " ".join(sys.argv), "params": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items() if k != "func"},
-            "results": results}
+    return _result("backfill", args, load_before, results)
 
 
 def window_size(args: argparse.Namespace) -> dict[str, Any]:
@@ -276,9 +280,7 @@ def window_size(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         spark.stop()
         shutil.rmtree(root, ignore_errors=True)
-    return {"kind": "window-size", "machine": _machine(), "load_before": load_before, "load_after": _uptime(),
-            "command": " ".join(sys.argv), "params": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items() if k != "func"},
-            "results": results}
+    return _result("window-size", args, load_before, results)
 
 
 def plot(args: argparse.Namespace) -> None:

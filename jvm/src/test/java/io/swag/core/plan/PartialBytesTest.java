@@ -73,29 +73,9 @@ class PartialBytesTest {
         v[i] = rnd.nextInt(5) == 0 ? 1 + rnd.nextInt(4) : 0.5 + rnd.nextDouble() * 100; // ties for mincount/maxcount; > 0 for geomean
       }
       ProductPartials whole = (ProductPartials) f.newPartials();
-      whole.resize(2);
-      List<byte[]> pieces = new ArrayList<>();
-      ProductPartials piece = (ProductPartials) f.newPartials();
-      piece.resize(2);
-      int from = 0;
-      while (from < n) {
-        int to = Math.min(n, from + 1 + rnd.nextInt(40));
-        for (int i = from; i < to; i++) {
-          Object[] in = new Object[k];
-          java.util.Arrays.fill(in, v[i]);
-          lift(whole, i == 0 ? 0 : 1, in, i);
-          if (i > 0) {
-            whole.combine(0, 0, 1);
-          }
-          lift(piece, i == from ? 0 : 1, in, i);
-          if (i > from) {
-            piece.combine(0, 0, 1);
-          }
-        }
-        byte[] b = piece.lifted(0).bytes();
-        assertEquals(piece.serializedSize(), b.length);
-        pieces.add(b);
-        from = to;
+      List<byte[]> pieces = cut(f, whole, v, k, 40, rnd);
+      for (byte[] b : pieces) {
+        assertEquals(whole.serializedSize(), b.length, "a fixed size");
       }
       Collections.shuffle(pieces, rnd);
       ProductPartials merged = (ProductPartials) f.newPartials();
@@ -120,6 +100,40 @@ class PartialBytesTest {
         }
       }
     }
+  }
+
+  /**
+   * Aggregates {@code v} (each value fed to all {@code k} functions, at time = index) in order into
+   * slot 0 of {@code whole}, and in pieces of 1..maxPiece values; returns the pieces' byte forms,
+   * each checked to be {@code serializedSize(slot)} long.
+   */
+  private static List<byte[]> cut(ProductFunction f, ProductPartials whole, double[] v, int k, int maxPiece, Random rnd) {
+    whole.resize(2);
+    ProductPartials piece = (ProductPartials) f.newPartials();
+    piece.resize(2);
+    List<byte[]> pieces = new ArrayList<>();
+    int n = v.length;
+    int from = 0;
+    while (from < n) {
+      int to = Math.min(n, from + 1 + rnd.nextInt(maxPiece));
+      for (int i = from; i < to; i++) {
+        Object[] in = new Object[k];
+        java.util.Arrays.fill(in, v[i]);
+        lift(whole, i == 0 ? 0 : 1, in, i);
+        if (i > 0) {
+          whole.combine(0, 0, 1);
+        }
+        lift(piece, i == from ? 0 : 1, in, i);
+        if (i > from) {
+          piece.combine(0, 0, 1);
+        }
+      }
+      byte[] b = piece.lifted(0).bytes();
+      assertEquals(piece.serializedSize(0), b.length);
+      pieces.add(b);
+      from = to;
+    }
+    return pieces;
   }
 
   private static void lift(ProductPartials p, int slot, Object[] in, long t) {
@@ -148,29 +162,7 @@ class PartialBytesTest {
         v[i] = rnd.nextInt(distinct);
       }
       ProductPartials whole = (ProductPartials) f.newPartials();
-      whole.resize(2);
-      ProductPartials piece = (ProductPartials) f.newPartials();
-      piece.resize(2);
-      List<byte[]> pieces = new ArrayList<>();
-      int from = 0;
-      while (from < n) {
-        int to = Math.min(n, from + 1 + rnd.nextInt(Math.max(1, n / 5)));
-        for (int i = from; i < to; i++) {
-          Object[] in = {v[i], v[i], v[i], v[i]};
-          lift(whole, i == 0 ? 0 : 1, in, i);
-          if (i > 0) {
-            whole.combine(0, 0, 1);
-          }
-          lift(piece, i == from ? 0 : 1, in, i);
-          if (i > from) {
-            piece.combine(0, 0, 1);
-          }
-        }
-        byte[] b = piece.lifted(0).bytes();
-        assertEquals(piece.serializedSize(0), b.length);
-        pieces.add(b);
-        from = to;
-      }
+      List<byte[]> pieces = cut(f, whole, v, names.size(), Math.max(1, n / 5), rnd);
       Collections.shuffle(pieces, rnd);
       ProductPartials merged = (ProductPartials) f.newPartials();
       merged.resize(2);
