@@ -53,6 +53,32 @@ class AggregatorCacheTest {
   }
 
   @Test
+  void theCacheOfAnOperatorLeftIdleGoesAtTheNextPut() {
+    long[] now = {0};
+    long minute = 60_000_000_000L;
+    AggregatorCache<String, String> c = new AggregatorCache<>(() -> now[0], 30 * minute);
+    c.put("stopped", 10, "a", 1L, "x");
+    c.put("stopped", 10, "b", 1L, "y");
+    c.put("running", 10, "a", 1L, "z");
+    for (int m = 1; m <= 40; m++) { // "running" has a batch every minute; "stopped" never again
+      now[0] = m * minute;
+      AggregatorCache.Entry<String> e = c.take("running", "a");
+      assertEquals("z", e.value(), "minute " + m);
+      c.put("running", 10, "a", e.version(), e.value());
+      if (m <= 30) {
+        assertEquals(2, c.size("stopped"), "minute " + m + ": not idle long enough yet");
+      }
+    }
+    assertEquals(0, c.size("stopped"), "idle for 40 minutes");
+    assertEquals(1, c.operators());
+    assertEquals(1, c.size("running"));
+    // an operator that comes back after its cache went starts empty and works as before
+    assertNull(c.take("stopped", "a"));
+    c.put("stopped", 10, "a", 2L, "x2");
+    assertEquals("x2", c.take("stopped", "a").value());
+  }
+
+  @Test
   void zeroTurnsCachingOffAndOneKeepsOne() {
     AggregatorCache<String, String> c = new AggregatorCache<>();
     c.put("op", 0, "a", 1L, "x");
