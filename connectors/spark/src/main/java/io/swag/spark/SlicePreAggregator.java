@@ -30,7 +30,8 @@ import org.apache.spark.sql.RowFactory;
  * <p>Cost: per record one conversion, one lift (which is also the functions' check of the values),
  * one hash look-up of its key, one of its slice (none when the key's previous record was in the
  * same slice) and one combine; per slice one output row. Memory: at most
- * {@code preaggregate_slots} (default 65,536) partials per task; output is made lazily.
+ * {@code preaggregate_slots} partials per task (default 65,536 primitive ones, a few MB; 8,192 when
+ * a function keeps a sketch, whose partials reach a few KB); output is made lazily.
  */
 final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
   private static final long serialVersionUID = 1L;
@@ -95,13 +96,20 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
     }
   }
 
+  /** {@code maxSlots} 0: the default for the query's partials (see {@link SwagSparkOptions}). */
   SlicePreAggregator(Layout layout, boolean finalOnly, int maxSlots) {
-    if (maxSlots < 1) {
+    if (maxSlots < 0) {
       throw new IllegalArgumentException("options.preaggregate_slots: " + maxSlots + " is not a positive integer");
     }
     this.layout = layout;
     this.finalOnly = finalOnly;
-    this.maxSlots = maxSlots;
+    this.maxSlots = maxSlots > 0 ? maxSlots : defaultSlots(layout.group(finalOnly, true).function().newPartials());
+  }
+
+  /** 65,536 open partials of a fixed byte size (primitive), 8,192 of sketches (a few KB each). */
+  static int defaultSlots(io.swag.core.Partials parts) {
+    return parts.serializedSize() >= 0 ? SwagSparkOptions.DEFAULT_PREAGGREGATE_SLOTS
+        : SwagSparkOptions.DEFAULT_PREAGGREGATE_SKETCH_SLOTS;
   }
 
   @Override

@@ -34,8 +34,9 @@ import java.util.Set;
  *       {@code per_record} emission; late records are then counted per slice (with their number)
  *       rather than listed. Streaming and batch (back-fill) alike.
  *   <li>{@code preaggregate_slots}: (key, slice) partials a pre-aggregating task holds at most before
- *       it hands them on (default 65,536): bounds the map side's memory on long partitions; a slice
- *       cut by a flush leaves as two rows, combined on the other side.
+ *       it hands them on (default 65,536; 8,192 when a function keeps a sketch): bounds the map
+ *       side's memory on long partitions; a slice cut by a flush leaves as two rows, combined on
+ *       the other side.
  * </ul>
  */
 public final class SwagSparkOptions implements Serializable {
@@ -43,7 +44,10 @@ public final class SwagSparkOptions implements Serializable {
   private static final Set<String> KNOWN = Set.of("output_mode", "watermark_delay_ms", "late", "metrics_name",
       "cache_max_keys", "preaggregate", "preaggregate_slots");
   public static final int DEFAULT_CACHE_MAX_KEYS = 100_000;
+  /** Default bound of open (key, slice) partials per task, for primitive partials (a few dozen bytes each). */
   public static final int DEFAULT_PREAGGREGATE_SLOTS = 65_536;
+  /** The default for sketch partials (hll, kll: up to a few KB each), so a task holds tens of MB at most. */
+  public static final int DEFAULT_PREAGGREGATE_SKETCH_SLOTS = 8_192;
 
   public final String outputMode;
   public final Long watermarkDelayMs;
@@ -52,7 +56,11 @@ public final class SwagSparkOptions implements Serializable {
   public final int cacheMaxKeys;
   /** {@code preaggregate = auto}: pre-aggregate slices before the shuffle where the query allows it. */
   public final boolean preaggregate;
-  /** (key, slice) partials a pre-aggregating task holds at most before it hands them on. */
+  /**
+   * (key, slice) partials a pre-aggregating task holds at most before it hands them on; 0: the
+   * default for the query's partials ({@link #DEFAULT_PREAGGREGATE_SLOTS}, or
+   * {@link #DEFAULT_PREAGGREGATE_SKETCH_SLOTS} when a function keeps a sketch).
+   */
   public final int preaggregateSlots;
 
   private SwagSparkOptions(String outputMode, Long watermarkDelayMs, boolean keepLate, String metricsName,
@@ -67,7 +75,7 @@ public final class SwagSparkOptions implements Serializable {
   }
 
   public static SwagSparkOptions defaults() {
-    return new SwagSparkOptions("append", null, false, "swag", DEFAULT_CACHE_MAX_KEYS, true, DEFAULT_PREAGGREGATE_SLOTS);
+    return new SwagSparkOptions("append", null, false, "swag", DEFAULT_CACHE_MAX_KEYS, true, 0);
   }
 
   /** Parses {@code {"output_mode": ..., ...}}; null or empty: the defaults. */
@@ -102,7 +110,7 @@ public final class SwagSparkOptions implements Serializable {
     }
     String name = m.containsKey("metrics_name") ? String.valueOf(m.get("metrics_name")) : "swag";
     int cacheMax = intOption(m, "cache_max_keys", DEFAULT_CACHE_MAX_KEYS, 0);
-    int slots = intOption(m, "preaggregate_slots", DEFAULT_PREAGGREGATE_SLOTS, 1);
+    int slots = intOption(m, "preaggregate_slots", 0, 1);
     String pre = m.containsKey("preaggregate") ? String.valueOf(m.get("preaggregate")) : "auto";
     if (!pre.equals("auto") && !pre.equals("off")) {
       throw new IllegalArgumentException("options.preaggregate: '" + pre + "' is not one of auto, off");
