@@ -298,7 +298,8 @@ def plot(args: argparse.Namespace) -> None:
             a.plot([x for x, _ in rs], [y for _, y in rs], style, label="swag operator" if engine == "swag"
                    else "built-in window()")
     a.set(xscale="log", yscale="log", xlabel="window / slide", ylabel="records/s",
-          title="max + stddev, append mode, local[2]")
+          title=("hll + p95" if tp["params"].get("functions") == "sketches" else "max + stddev")
+          + ", append mode, local[2]")
     a.legend()
     rs = sorted((r["entries_per_key"], r["median_batch_ms"]) for r in ws["results"])
     b.plot([x for x, _ in rs], [y for _, y in rs], "o-")

@@ -152,8 +152,8 @@ def aggregate(
       alike; a stream's state then holds slices instead of records and late records are counted
       per slice. ``off`` always ships records.
     - ``preaggregate_slots``: (key, slice) partials a pre-aggregating task holds at most before
-      handing them on (default 65,536; 8,192 when a function keeps a sketch, hll or kll): the map
-      side's memory bound on long partitions.
+      handing them on (default: as many as fit in 32 MB, from 64 to 65,536; 8,192 when a function
+      keeps a sketch, hll or kll): the map side's memory bound on long partitions.
     """
     if _is_connect(df) or not hasattr(df, "_jdf"):
         raise SparkConnectUnsupported(

@@ -96,9 +96,10 @@ public final class ObjectPartials<IN, ACC, OUT> extends Partials {
   @Override
   public void write(int src, ByteBuffer out) {
     ByteForm<ACC> b = byteForm();
-    ACC p = (ACC) a[src];
-    out.putInt(b.byteSize(p));
-    b.write(p, out);
+    int at = out.position();
+    out.putInt(0);
+    b.write((ACC) a[src], out);
+    out.putInt(at, out.position() - at - 4); // the length of what was written, not what was announced
   }
 
   @Override
@@ -109,7 +110,17 @@ public final class ObjectPartials<IN, ACC, OUT> extends Partials {
       throw new IllegalArgumentException("function '" + fn.name() + "': a partial of " + n
           + " bytes in a byte form with " + in.remaining() + " left");
     }
-    a[dst] = b.read(in, n);
+    int end = in.position() + n;
+    try {
+      a[dst] = b.read(in, n);
+    } catch (IllegalArgumentException e) {
+      throw e;
+    } catch (RuntimeException e) { // e.g. DataSketches' own exception for a corrupt image
+      throw new IllegalArgumentException("function '" + fn.name() + "': a partial that does not read back: " + e, e);
+    }
+    if (in.position() != end) {
+      throw new IllegalStateException("function '" + fn.name() + "': read " + (in.position() - end + n) + " of " + n + " bytes");
+    }
   }
 
   @SuppressWarnings("unchecked")

@@ -106,10 +106,18 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
     this.maxSlots = maxSlots > 0 ? maxSlots : defaultSlots(layout.group(finalOnly, true).function().newPartials());
   }
 
-  /** 65,536 open partials of a fixed byte size (primitive), 8,192 of sketches (a few KB each). */
+  /**
+   * Open partials for a budget of {@link SwagSparkOptions#PREAGGREGATE_BYTES} (32 MB): partials of a
+   * fixed size get {@code budget / size} slots, from 64 to 65,536 (max + stddev: 65,536; a default
+   * bloom, 2 KB: 16,384); sketches, whose size varies up to a few KB, 8,192.
+   */
   static int defaultSlots(io.swag.core.Partials parts) {
-    return parts.serializedSize() >= 0 ? SwagSparkOptions.DEFAULT_PREAGGREGATE_SLOTS
-        : SwagSparkOptions.DEFAULT_PREAGGREGATE_SKETCH_SLOTS;
+    int size = parts.serializedSize();
+    if (size < 0) {
+      return SwagSparkOptions.DEFAULT_PREAGGREGATE_SKETCH_SLOTS;
+    }
+    long n = SwagSparkOptions.PREAGGREGATE_BYTES / Math.max(1, size);
+    return (int) Math.max(64, Math.min(SwagSparkOptions.DEFAULT_PREAGGREGATE_SLOTS, n));
   }
 
   @Override
@@ -118,11 +126,13 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
   }
 
   /**
-   * The output of one partition, made as it is consumed: input is read until {@link #maxSlots}
-   * (key, slice) partials are open, or to its end; then the open partials are handed out and the
-   * store starts empty again. So a task holds at most {@code maxSlots} partials, however long its
-   * partition (a back-fill of years of history); a (key, slice) cut by a flush leaves as two rows,
-   * which the other side combines like rows from two partitions.
+   * The output of one partition, made as it is consumed. Input is read until {@link #maxSlots}
+   * output rows wait (rejected records, or the partials of a flush) or the input ends. A record
+   * that needs a new (key, slice) while {@code maxSlots} partials are open first flushes them all
+   * to the output, and the store starts empty again. So a task holds at most {@code maxSlots}
+   * open partials and {@code maxSlots} waiting rows, however long its partition (a back-fill of
+   * years of history); a (key, slice) cut by a flush leaves as two rows, which the other side
+   * combines like rows from two partitions.
    */
   private final class Slices implements Iterator<Row> {
     private final Iterator<Row> rows;
@@ -148,12 +158,17 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
     @Override
     public boolean hasNext() {
       while (next == out.size()) {
-        if (!rows.hasNext() && used == 1) {
-          return false;
-        }
         out.clear();
         next = 0;
-        fill();
+        if (!rows.hasNext()) {
+          if (used == 1) {
+            return false;
+          }
+          flush(); // the input's end: the open partials leave
+        }
+        while (out.size() < maxSlots && rows.hasNext()) {
+          add(rows.next());
+        }
       }
       return true;
     }
@@ -166,11 +181,8 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
       return out.get(next++);
     }
 
-    /** Reads input until {@code maxSlots} partials are open or the input ends, then flushes them. */
-    private void fill() {
-      while (used <= maxSlots && rows.hasNext()) {
-        add(rows.next());
-      }
+    /** Hands every open partial to the output; the store starts empty. */
+    private void flush() {
       for (int slot = 1; slot < used; slot++) {
         Object[] r = new Object[keys + 5];
         System.arraycopy(owner[slot].keyValues, 0, r, 0, keys);
@@ -228,8 +240,13 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
       } else {
         int found = ks.get(s);
         if (found < 0) {
+          if (used > maxSlots) { // maxSlots open: they leave first (this also drops ks's map)
+            flush();
+            ks = new KeySlices(ks.keyValues);
+            byKey.put(k, ks);
+          }
           if (used == cap) {
-            cap *= 2;
+            cap = (int) Math.min(2L * cap, maxSlots + 1L); // slot 0 is the scratch
             parts.resize(cap);
             count = Arrays.copyOf(count, cap);
             start = Arrays.copyOf(start, cap);

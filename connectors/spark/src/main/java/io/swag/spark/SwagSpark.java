@@ -195,11 +195,18 @@ public final class SwagSpark {
     private final Layout layout;
     /** The rows are slices ({@link Layout#sliceSchema}) sorted by start, not records. */
     private final boolean slices;
+    private final int chunk;
     private transient WindowGroup group;
 
     Backfill(Layout layout, boolean slices) {
+      this(layout, slices, CHUNK);
+    }
+
+    /** With a chunk size of its own (tests: chunk boundaries between equal slice starts). */
+    Backfill(Layout layout, boolean slices, int chunk) {
       this.layout = layout;
       this.slices = slices;
+      this.chunk = chunk;
     }
 
     @Override
@@ -216,7 +223,7 @@ public final class SwagSpark {
         }
         return out.iterator();
       }
-      return new KeyRun(key, rows, CHUNK);
+      return new KeyRun(key, rows, chunk);
     }
 
     /** A record the map side rejected (its reason column is set), as an output row. */

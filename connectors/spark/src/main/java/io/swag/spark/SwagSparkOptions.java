@@ -34,9 +34,9 @@ import java.util.Set;
  *       {@code per_record} emission; late records are then counted per slice (with their number)
  *       rather than listed. Streaming and batch (back-fill) alike.
  *   <li>{@code preaggregate_slots}: (key, slice) partials a pre-aggregating task holds at most before
- *       it hands them on (default 65,536; 8,192 when a function keeps a sketch): bounds the map
- *       side's memory on long partitions; a slice cut by a flush leaves as two rows, combined on
- *       the other side.
+ *       it hands them on (default: as many as fit in 32 MB, from 64 to 65,536; 8,192 when a
+ *       function keeps a sketch): bounds the map side's memory on long partitions; a slice cut by
+ *       a flush leaves as two rows, combined on the other side.
  * </ul>
  */
 public final class SwagSparkOptions implements Serializable {
@@ -44,8 +44,10 @@ public final class SwagSparkOptions implements Serializable {
   private static final Set<String> KNOWN = Set.of("output_mode", "watermark_delay_ms", "late", "metrics_name",
       "cache_max_keys", "preaggregate", "preaggregate_slots");
   public static final int DEFAULT_CACHE_MAX_KEYS = 100_000;
-  /** Default bound of open (key, slice) partials per task, for primitive partials (a few dozen bytes each). */
+  /** The most open (key, slice) partials per task by default (small primitive partials). */
   public static final int DEFAULT_PREAGGREGATE_SLOTS = 65_536;
+  /** The memory a task's open partials of a fixed size may take by default. */
+  public static final long PREAGGREGATE_BYTES = 32L << 20;
   /** The default for sketch partials (hll, kll: up to a few KB each), so a task holds tens of MB at most. */
   public static final int DEFAULT_PREAGGREGATE_SKETCH_SLOTS = 8_192;
 

@@ -107,7 +107,17 @@ public final class ProductPartials extends Partials {
       return;
     }
     if (value instanceof ProductFunction.Lifted l) {
-      read(dst, java.nio.ByteBuffer.wrap(l.bytes));
+      java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(l.bytes);
+      try {
+        read(dst, in);
+      } catch (java.nio.BufferUnderflowException e) {
+        throw new IllegalArgumentException("function '" + fn.name() + "': a partial of " + l.bytes.length
+            + " bytes is cut short", e);
+      }
+      if (in.hasRemaining()) {
+        throw new IllegalArgumentException("function '" + fn.name() + "': a partial of " + l.bytes.length
+            + " bytes has " + in.remaining() + " bytes left over");
+      }
       return;
     }
     if (!(value instanceof Object[])) {

@@ -239,6 +239,17 @@ class PartialBytesTest {
     byte[] cut = java.util.Arrays.copyOf(b, b.length - 1);
     e = assertThrows(IllegalArgumentException.class, () -> small.liftObject(0, new ProductFunction.Lifted(cut), 0));
     assertTrue(e.getMessage().contains("'hll'") && e.getMessage().contains("bytes"), e.getMessage());
+    byte[] longer = java.util.Arrays.copyOf(b, b.length + 3);
+    e = assertThrows(IllegalArgumentException.class, () -> small.liftObject(0, new ProductFunction.Lifted(longer), 0));
+    assertTrue(e.getMessage().contains("3 bytes left over"), e.getMessage());
+    byte[] corrupt = b.clone();
+    corrupt[4 + 1] = 99; // the sketch's serial version, behind the 4-byte length
+    e = assertThrows(IllegalArgumentException.class, () -> small.liftObject(0, new ProductFunction.Lifted(corrupt), 0));
+    assertTrue(e.getMessage().contains("does not read back"), e.getMessage());
+    ProductPartials max = (ProductPartials) product(List.of("max", "count")).newPartials();
+    max.resize(1);
+    e = assertThrows(IllegalArgumentException.class, () -> max.liftObject(0, new ProductFunction.Lifted(new byte[9]), 0));
+    assertTrue(e.getMessage().contains("cut short"), e.getMessage());
   }
 
   @Test
