@@ -2,7 +2,6 @@ package io.swag.spark;
 
 import io.swag.core.plan.ProductPartials;
 import io.swag.core.plan.WindowGroup;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -134,7 +133,7 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
    * years of history); a (key, slice) cut by a flush leaves as two rows, which the other side
    * combines like rows from two partitions.
    */
-  private final class Slices implements Iterator<Row> {
+  private final class Slices extends RefillingIterator<Row> {
     private final Iterator<Row> rows;
     private final WindowGroup group = layout.group(finalOnly, true);
     private final long g = group.plan().sliceMs();
@@ -146,8 +145,6 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
     private long[] start = new long[cap];
     private KeySlices[] owner = new KeySlices[cap];
     private final Map<Object, KeySlices> byKey = new HashMap<>();
-    private final List<Row> out = new ArrayList<>();
-    private int next; // the next row of out to hand out
     private final Object[] row = new Object[layout.columns.size()];
 
     Slices(Iterator<Row> rows) {
@@ -155,30 +152,17 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
       parts.resize(cap);
     }
 
+    /** Reads input until {@code maxSlots} rows wait or the input ends (then the open partials leave). */
     @Override
-    public boolean hasNext() {
-      while (next == out.size()) {
-        out.clear();
-        next = 0;
-        if (!rows.hasNext()) {
-          if (used == 1) {
-            return false;
-          }
-          flush(); // the input's end: the open partials leave
-        }
-        while (out.size() < maxSlots && rows.hasNext()) {
-          add(rows.next());
-        }
+    protected boolean refill() {
+      while (out.size() < maxSlots && rows.hasNext()) {
+        add(rows.next());
       }
-      return true;
-    }
-
-    @Override
-    public Row next() {
-      if (!hasNext()) {
-        throw new java.util.NoSuchElementException();
+      if (rows.hasNext()) {
+        return true;
       }
-      return out.get(next++);
+      flush(); // the input's end
+      return false;
     }
 
     /** Hands every open partial to the output; the store starts empty. */

@@ -236,15 +236,12 @@ public final class SwagSpark {
     }
 
     /** One key's back-fill, a chunk of input at a time as its output is consumed. */
-    private final class KeyRun implements java.util.Iterator<Row> {
+    private final class KeyRun extends RefillingIterator<Row> {
       private final Row key;
       private final java.util.Iterator<Row> rows;
       private final int chunk;
       private final KeyWindows kw = group.newKey(false);
-      private final List<Row> out = new ArrayList<>();
       private final KeyWindows.WindowOutput emit;
-      private int next; // index of the next row of out to hand out
-      private boolean done;
       private long[] ta = new long[16];
       private Object[] ok = new Object[16];
 
@@ -255,26 +252,9 @@ public final class SwagSpark {
         this.emit = (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r));
       }
 
-      @Override
-      public boolean hasNext() {
-        while (next == out.size() && !done) {
-          out.clear();
-          next = 0;
-          advance();
-        }
-        return next < out.size();
-      }
-
-      @Override
-      public Row next() {
-        if (!hasNext()) {
-          throw new java.util.NoSuchElementException();
-        }
-        return out.get(next++);
-      }
-
       /** Takes up to {@code chunk} rows: one bulk insert, then fires what no later row can touch. */
-      private void advance() {
+      @Override
+      protected boolean refill() {
         int n = 0;
         long maxT = Long.MIN_VALUE;
         while (n < chunk && rows.hasNext()) {
@@ -307,10 +287,10 @@ public final class SwagSpark {
           if (n > 0) {
             kw.fire(maxT - 1, emit); // later rows have times >= maxT
           }
-        } else {
-          kw.fire(Long.MAX_VALUE, emit);
-          done = true;
+          return true;
         }
+        kw.fire(Long.MAX_VALUE, emit);
+        return false;
       }
 
       private int add(int n, long t, Object value) {
