@@ -26,4 +26,11 @@ public interface ByteForm<ACC> {
 
   /** The partial in the {@code length} bytes at the buffer's position; advances it by {@code length}. */
   ACC read(ByteBuffer in, int length);
+
+  /** The next {@code length} bytes of {@code in}, copied (for a sketch's {@code heapify}). */
+  static byte[] take(ByteBuffer in, int length) {
+    byte[] b = new byte[length];
+    in.get(b);
+    return b;
+  }
 }

@@ -232,10 +232,25 @@ final class Layout implements Serializable {
   }
 
   /**
+   * The input row {@code in} converted and checked by {@link #convert}; a rejected record instead
+   * becomes a {@code rejected} output row of {@code key} in {@code out}, and the result is null.
+   * Shared by the streaming processor and the batch back-fill.
+   */
+  Object[] convertOrReject(Row key, Row in, WindowGroup group, List<Row> out) {
+    Object[] row = new Object[columns.size()];
+    String bad = convert(in, row, group);
+    if (bad != null) {
+      out.add(recordRow(key, "rejected", in, bad));
+      return null;
+    }
+    return row;
+  }
+
+  /**
    * Converts the input row {@code in} into {@code out} (swag values, the time as epoch ms) and
    * checks it: returns why the record is rejected (null or unparsable time, a NaN value, a value a
    * function refuses), naming the column and value, or null if it is good. Lateness is not checked
-   * here (streaming only). Shared by the streaming processor and the batch back-fill.
+   * here (streaming only).
    */
   String convert(Row in, Object[] out, WindowGroup group) {
     String bad = convertValues(in, out);

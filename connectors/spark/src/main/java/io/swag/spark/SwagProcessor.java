@@ -257,10 +257,8 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     Object[][] batch = new Object[16][];
     while (rows.hasNext()) {
       Row in = rows.next();
-      Object[] row = new Object[layout.columns.size()];
-      String bad = layout.convert(in, row, group);
-      if (bad != null) {
-        out.add(layout.recordRow(key, "rejected", in, bad));
+      Object[] row = layout.convertOrReject(key, in, group, out);
+      if (row == null) {
         continue;
       }
       long t = (Long) row[layout.timeIdx];

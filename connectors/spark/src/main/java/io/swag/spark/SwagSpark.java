@@ -269,10 +269,8 @@ public final class SwagSpark {
             maxT = Math.max(maxT, ta[n - 1]);
             continue;
           }
-          Object[] row = new Object[layout.columns.size()];
-          String bad = layout.convert(in, row, group);
-          if (bad != null) {
-            out.add(layout.recordRow(key, "rejected", in, bad));
+          Object[] row = layout.convertOrReject(key, in, group, out);
+          if (row == null) {
             continue;
           }
           long t = (Long) row[layout.timeIdx];

@@ -85,9 +85,7 @@ public final class Hll implements AggregateFunction<Object, HllSketch, Double>, 
 
   @Override
   public HllSketch read(ByteBuffer in, int length) {
-    byte[] b = new byte[length];
-    in.get(b);
-    HllSketch s = HllSketch.heapify(b);
+    HllSketch s = HllSketch.heapify(ByteForm.take(in, length));
     if (s.getLgConfigK() != lgK) {
       throw new IllegalArgumentException("hll: a partial with lgK " + s.getLgConfigK() + " for a function with lgK " + lgK);
     }

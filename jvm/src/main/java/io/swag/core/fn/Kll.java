@@ -120,9 +120,7 @@ public final class Kll implements AggregateFunction<Object, KllDoublesSketch, Ob
 
   @Override
   public KllDoublesSketch read(ByteBuffer in, int length) {
-    byte[] b = new byte[length];
-    in.get(b);
-    KllDoublesSketch s = KllDoublesSketch.heapify(Memory.wrap(b));
+    KllDoublesSketch s = KllDoublesSketch.heapify(Memory.wrap(ByteForm.take(in, length)));
     if (s.getK() != k) {
       throw new IllegalArgumentException("kll: a partial with k " + s.getK() + " for a function with k " + k);
     }
