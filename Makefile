@@ -68,10 +68,10 @@ test-all: venv venv-flink
 	SWAG_REQUIRE_FLINK=1 $(PY_FLINK) -m pytest -q tests/flink
 
 # Mutation smoke check (docs/mutation-report.md): each mutation of swag-core must fail its JUnit
-# suite. Not part of make test (one core suite per mutation); run on the committed tree (git archive).
+# suite. Not part of make test (one core suite per mutation, Maven offline: run make test once first);
+# run on the committed tree (git archive).
 .PHONY: mutation-smoke
 mutation-smoke: venv
-	mvn -B -q -ntp -pl jvm -DskipTests install
 	$(PY) tests/mutation/smoke.py --out docs/mutation-report.md
 
 # --- demo and benchmarks --------------------------------------------------
