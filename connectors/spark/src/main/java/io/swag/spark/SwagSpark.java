@@ -51,8 +51,8 @@ import org.apache.spark.util.SerializableConfiguration;
  * {@code late}, {@code rejected}, {@code windows}: {@code query.lastProgress.observedMetrics} when
  * streaming), and returned as rows if option {@code late = keep}.
  *
- * <p>What the tasks ran: each task reports once what it built to an accumulator
- * ({@code swag plan <metrics_name>}); {@link #executedPlan(String)} reads it on the driver: the
+ * <p>What the tasks ran: each task reports once what it built to an accumulator of the query
+ * ({@link PlanReports}); {@link #executedPlan(String)} reads it on the driver: the
  * operator's {@link ExecutedPlan} (per group the algorithm, arity, slicing and range-query windows
  * of the aggregators built) and, in its engine facts, whether the operator's input is pre-aggregated
  * ({@code preaggregate}) and the slice width the map side used ({@code preaggregate_slice_ms}).
@@ -117,7 +117,8 @@ public final class SwagSpark {
     }
     boolean pre = preaggregates(plan, layout, options);
     PlanReports reports = new PlanReports();
-    df.sparkSession().sparkContext().register(reports, "swag plan " + options.metricsName);
+    // unnamed: Spark's UI would keep a named accumulator's update of every task
+    df.sparkSession().sparkContext().register(reports);
     REPORTS.put(options.metricsName, reports);
     if (pre) {
       if (layout.types[layout.timeIdx].equals(DataTypes.TimestampType)) { // epoch ms: no Timestamp object per record
