@@ -35,7 +35,10 @@ JAR_ENV = "SWAG_FLINK_JAR"
 JAR_NAME = "swag-flink.jar"
 JARS_DIR = Path(__file__).resolve().parent / "jars"
 
-__all__ = ["aggregate", "aggregate_table", "register_functions", "jar_path"]
+__all__ = ["aggregate", "aggregate_table", "register_functions", "jar_path", "executed_plans"]
+
+PLAN_ACCUMULATOR = "swagPlan"
+DEFAULT_OPERATOR_NAME = "swag-windows"
 
 
 def jar_path() -> Path:
@@ -126,6 +129,16 @@ def aggregate(stream: Any, query: Any, *, late: bool = False) -> Any:
     if late:
         return result, DataStream(sw.lateRecords(j_out, j_in))
     return result
+
+
+def executed_plans(job_result: Any, operator_name: str = DEFAULT_OPERATOR_NAME) -> list[dict[str, Any]]:
+    """What each subtask of the swag operator ``operator_name`` ran, from a finished job's
+    ``JobExecutionResult`` (``env.execute()``): one dict per subtask, read back at its start from the
+    aggregators it built (``io.swag.core.plan.ExecutedPlan``: per group ``algorithm``, ``tree``,
+    ``min_arity``, ``slicing``, ``slice_ms``, ``eviction_window``, ``range_query_windows``). The same
+    text is the operator's ``swagPlan`` metric and its INFO log line. Empty if no subtask ran."""
+    value = job_result.get_accumulator_result(f"{PLAN_ACCUMULATOR} {operator_name}")
+    return [] if value is None else [json.loads(str(s)) for s in value]
 
 
 def stream_env(stream: Any) -> Any:

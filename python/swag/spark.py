@@ -182,6 +182,22 @@ def aggregate(
     return PyDataFrame(jdf, spark)
 
 
+def executed_plan(spark: SparkSession, metrics_name: str = "swag") -> dict[str, Any] | None:
+    """What the tasks of the query last built with ``metrics_name`` ran, read back from the
+    aggregators they built (``io.swag.core.plan.ExecutedPlan``), or ``None`` before any task ran.
+
+    ``groups``: per group ``algorithm`` (the structure holding the entries: ``daba_lite`` for an
+    in-order plan, which switches to ``tree`` at the first out-of-order record, or a ``bfiba*``
+    tree), ``min_arity``, ``slicing`` and ``slice_ms`` (the operator's own slicing),
+    ``eviction_window`` and ``range_query_windows`` (query window indices). ``engine``: ``mode``
+    (``stream`` or ``batch``), ``preaggregate`` (the operator's input are slices combined before the
+    shuffle) and ``preaggregate_slice_ms`` (their width; 0 if none were made).
+    """
+    check_session(spark)
+    text = spark._jvm.io.swag.spark.SwagSpark.executedPlan(metrics_name)
+    return None if text is None else json.loads(text)
+
+
 def split(df: DataFrame) -> tuple[DataFrame, DataFrame]:
     """Splits the output of ``aggregate(..., late="keep")`` into (window rows, late/rejected rows)."""
     from pyspark.sql import functions as F

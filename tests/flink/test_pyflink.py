@@ -94,6 +94,31 @@ def test_aggregate_equals_the_local_executor(env: StreamExecutionEnvironment) ->
     assert got == want
 
 
+def test_executed_plan_is_the_explained_plan(env: StreamExecutionEnvironment) -> None:
+    """The operator's read-back of what it built (one per subtask, from the job's accumulators) runs
+    the plan explain() prints: two windows sharing one B-tree (range queries), arity 8, not sliced."""
+    q = (swag.Query(key="k", time="ts", order="out_of_order")
+         .window(500, slide=100, name="short", top=swag.max("v")).window(2000, slide=100, name="long", top2=swag.max("v")))
+    explain = q.explain()
+    assert "  algorithm: bfiba8\n" in explain and "  min arity: 8\n" in explain
+    assert "  slices: gcd 100 ms, not used\n" in explain and "eviction bounded by: long; range queries: short\n" in explain
+    out = swag.flink.aggregate(_stream(env, _rows()), q)
+    rows = out._j_data_stream.collectAsync()  # Java's collectAsync + execute: the rows and the job's result
+    result = env.execute("swag-executed-plan")
+    n = 0
+    while rows.hasNext():
+        rows.next()
+        n += 1
+    rows.close()
+    assert n > 50, "the query emitted rows"
+    plans = swag.flink.executed_plans(result)
+    assert len(plans) == 1, plans  # parallelism 1: one subtask
+    (g,) = plans[0]["groups"]
+    assert (g["algorithm"], g["tree"], g["min_arity"], g["adaptive"]) == ("bfiba8", "bfiba8", 8, False), g
+    assert (g["slicing"], g["slice_ms"]) == (False, 0), g
+    assert (g["window_names"], g["eviction_window"], g["range_query_windows"]) == (["short", "long"], 1, [0]), g
+
+
 def test_calls_served_by_a_fresh_gateway_thread_find_the_jar(env: StreamExecutionEnvironment) -> None:
     # py4j resolves classes with the serving Java thread's context class loader, and PyFlink may serve
     # a later call on another thread (this failed in CI after a job had run); simulate a fresh thread

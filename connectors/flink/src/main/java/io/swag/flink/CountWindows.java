@@ -4,6 +4,7 @@ import io.swag.core.AggregateFunction;
 import io.swag.core.Swag;
 import io.swag.core.fifo.FifoBase;
 import io.swag.core.plan.AggregateSpec;
+import io.swag.core.plan.ExecutedPlan;
 import io.swag.core.plan.GroupPlan;
 import io.swag.core.plan.ProductFunction;
 import io.swag.core.plan.QuerySpec;
@@ -28,6 +29,8 @@ final class CountWindows {
   /** The key-independent part: the product function of the group and the window. */
   static final class Group {
     final int index;
+    final QuerySpec spec;
+    final int queryWindow;
     final String algorithm;
     final ProductFunction fn;
     final WindowSpec w;
@@ -36,6 +39,8 @@ final class CountWindows {
 
     Group(QuerySpec spec, GroupPlan plan, Layout layout, int index) {
       this.index = index;
+      this.spec = spec;
+      this.queryWindow = plan.windows().get(0);
       this.algorithm = plan.algorithm();
       if (!Swag.FIFO_ALGORITHMS.contains(algorithm)) {
         throw new IllegalArgumentException("count window: algorithm '" + algorithm + "' is not an in-order algorithm "
@@ -61,6 +66,16 @@ final class CountWindows {
     CountWindows newKey() {
       return new CountWindows(this);
     }
+
+    /** A key's FIFO aggregator of the plan's in-order algorithm. */
+    FifoBase newFifo() {
+      return Swag.fifo(algorithm, fn);
+    }
+
+    /** The read-back of what this group runs, from a FIFO made as each key's is ({@link ExecutedPlan}). */
+    ExecutedPlan.Group executed() {
+      return ExecutedPlan.Group.ofCount(spec, queryWindow, newFifo());
+    }
   }
 
   private final Group g;
@@ -71,7 +86,7 @@ final class CountWindows {
 
   private CountWindows(Group g) {
     this.g = g;
-    this.fifo = Swag.fifo(g.algorithm, g.fn);
+    this.fifo = g.newFifo();
   }
 
   /** Throws IllegalArgumentException (naming the value) if the row's inputs are refused. */

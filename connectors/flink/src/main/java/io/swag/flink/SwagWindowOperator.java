@@ -1,5 +1,6 @@
 package io.swag.flink;
 
+import io.swag.core.plan.ExecutedPlan;
 import io.swag.core.plan.GroupPlan;
 import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.accumulators.ListAccumulator;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
@@ -32,6 +34,8 @@ import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.OutputTag;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The keyed event-time window operator of swag: executes the time-window groups of a {@link Plan}
@@ -52,12 +56,21 @@ import org.apache.flink.util.OutputTag;
  * Rescaling works because the state is ordinary keyed state (redistributed by key group), and the
  * timers are Flink's. The watermark is kept in union operator state (restored as the minimum), so a
  * record replayed after a restore is judged late exactly as before the failure.
+ *
+ * <p>What it runs: at {@code open()} the operator reads back its plan from aggregators made as
+ * each key's are ({@link ExecutedPlan}: per group the algorithm built, its arity, slicing and slice
+ * width, the range-query windows) and publishes it once, as the string gauge {@value #PLAN_METRIC}
+ * (JSON), the accumulator {@code swagPlan <operator name>} (one JSON per subtask, in the job's
+ * result) and one INFO log line; nothing per record.
  */
 public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     implements OneInputStreamOperator<Row, Row>, Triggerable<Object, VoidNamespace> {
   private static final long serialVersionUID = 1L;
   static final String KEY_STATE = "swag-key-state";
   static final String WATERMARK_STATE = "swag-watermark";
+  /** The metric (a string gauge) and accumulator name prefix of the executed plan's read-back. */
+  public static final String PLAN_METRIC = "swagPlan";
+  private static final Logger LOG = LoggerFactory.getLogger(SwagWindowOperator.class);
 
   private final String planJson;
   private final String[] fieldNames;
@@ -193,6 +206,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     recordsIn = getMetricGroup().counter("swagRecordsIn");
     lateRecords = getMetricGroup().counter("swagLateRecords");
     rejectedRecords = getMetricGroup().counter("swagRejectedRecords");
+    publishExecutedPlan();
     getMetricGroup().gauge("swagKeys", () -> states.size());
     getMetricGroup().gauge("swagEntries", () -> {
       long n = 0;
@@ -211,6 +225,32 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       getKeyedStateBackend().setCurrentKey(s.key);
       schedule(s);
     }
+  }
+
+  /** The read-back of what this operator runs, per group from an aggregator made as each key's is. */
+  ExecutedPlan executedPlan() {
+    setUpPlan();
+    List<ExecutedPlan.Group> r = new ArrayList<>();
+    for (WindowGroup g : groups) {
+      r.add(g.executed());
+    }
+    for (CountWindows.Group c : countGroups) {
+      r.add(c.executed());
+    }
+    return new ExecutedPlan(r, Map.of("name", "flink", "operator", "datastream"));
+  }
+
+  /** Publishes the executed plan once: gauge, accumulator (one entry per subtask), INFO log line. */
+  private void publishExecutedPlan() {
+    ExecutedPlan executed = executedPlan();
+    String json = executed.toJson();
+    getMetricGroup().gauge(PLAN_METRIC, () -> json);
+    ListAccumulator<String> acc = new ListAccumulator<>();
+    acc.add(json);
+    String name = getOperatorConfig().getOperatorName();
+    getRuntimeContext().addAccumulator(PLAN_METRIC + " " + name, acc);
+    LOG.info("swag operator '{}' subtask {}: {}", name, getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+        executed.describe());
   }
 
   private long watermark() {

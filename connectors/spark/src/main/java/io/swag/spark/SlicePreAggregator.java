@@ -31,6 +31,9 @@ import org.apache.spark.sql.RowFactory;
  * same slice) and one combine; per slice one output row. Memory: at most
  * {@code preaggregate_slots} partials per task (default 65,536 primitive ones, a few MB; 8,192 when
  * a function keeps a sketch, whose partials reach a few KB); output is made lazily.
+ *
+ * <p>Each partition reports the slice width it combines records into to the query's
+ * {@link PlanReports} (once, when it starts).
  */
 final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
   private static final long serialVersionUID = 1L;
@@ -38,6 +41,8 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
   private final boolean finalOnly;
   /** (key, slice) partials a task holds at most before handing them on (option {@code preaggregate_slots}). */
   private final int maxSlots;
+  /** Where each partition reports its slice width. */
+  private final PlanReports reports;
 
   /** The slices of one key in this partition: the last one used, and a map for the others. */
   private static final class KeySlices {
@@ -97,11 +102,16 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
 
   /** {@code maxSlots} 0: the default for the query's partials (see {@link SwagSparkOptions}). */
   SlicePreAggregator(Layout layout, boolean finalOnly, int maxSlots) {
+    this(layout, finalOnly, maxSlots, new PlanReports());
+  }
+
+  SlicePreAggregator(Layout layout, boolean finalOnly, int maxSlots, PlanReports reports) {
     if (maxSlots < 0) {
       throw new IllegalArgumentException("options.preaggregate_slots: " + maxSlots + " is not a positive integer");
     }
     this.layout = layout;
     this.finalOnly = finalOnly;
+    this.reports = reports;
     this.maxSlots = maxSlots > 0 ? maxSlots : defaultSlots(layout.group(finalOnly, true).function().newPartials());
   }
 
@@ -150,6 +160,7 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
     Slices(Iterator<Row> rows) {
       this.rows = rows;
       parts.resize(cap);
+      reports.add(PlanReports.preaggregateReport(g)); // the width every record below is sliced with
     }
 
     /** Reads input until {@code maxSlots} rows wait or the input ends (then the open partials leave). */

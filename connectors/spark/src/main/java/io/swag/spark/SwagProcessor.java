@@ -48,6 +48,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * judged against Spark's late-events watermark (the previous batch's, {@link LateEventsWatermark},
  * read from the checkpoint's offset log), as Spark's built-in window aggregation does, also in the
  * first batch after a restart and on any executor.
+ *
+ * <p>Each partition of each batch reports what it runs to the query's {@link PlanReports} (once, in
+ * {@link #init}: the read-back of its window group's aggregator, {@link io.swag.core.plan.ExecutedPlan}).
  */
 public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private static final long serialVersionUID = 1L;
@@ -92,6 +95,8 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private final LateEventsWatermark lateEvents;
   /** Input rows are slices pre-aggregated before the shuffle ({@link SlicePreAggregator}), not records. */
   private final boolean preaggregated;
+  /** Where each partition reports the plan it executes. */
+  private final PlanReports reports;
   private transient WindowGroup group;
   private transient MapState<Long, byte[]> chunks;
   private transient ValueState<Long> evicted;
@@ -102,8 +107,9 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private transient RowCodec.Writer chunkWriter;
 
   SwagProcessor(Layout layout, String operatorId, boolean finalOnly, int cacheMaxKeys, LateEventsWatermark lateEvents,
-      boolean preaggregated) {
+      boolean preaggregated, PlanReports reports) {
     this.preaggregated = preaggregated;
+    this.reports = reports;
     this.layout = layout;
     this.operatorId = operatorId;
     this.finalOnly = finalOnly;
@@ -114,6 +120,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   @Override
   public void init(OutputMode outputMode, TimeMode timeMode) {
     group = layout.group(finalOnly, preaggregated);
+    reports.add(SwagSpark.operatorReport(group, "stream", preaggregated));
     chunks = getHandle().getMapState("chunks", Encoders.LONG(), Encoders.BINARY(), TTLConfig.NONE());
     evicted = getHandle().getValueState("evicted", Encoders.LONG(), TTLConfig.NONE());
     fired = getHandle().getValueState("fired", Encoders.LONG(), TTLConfig.NONE());

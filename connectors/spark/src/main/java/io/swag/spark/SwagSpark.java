@@ -5,6 +5,7 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
+import io.swag.core.plan.ExecutedPlan;
 import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
@@ -12,8 +13,11 @@ import io.swag.core.plan.ProductFunction;
 import io.swag.core.plan.QuerySpec;
 import io.swag.core.plan.WindowGroup;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.spark.api.java.function.FlatMapGroupsFunction;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -46,6 +50,12 @@ import org.apache.spark.util.SerializableConfiguration;
  * Late and rejected records are counted in the observed metrics {@code <metrics_name>} (columns
  * {@code late}, {@code rejected}, {@code windows}: {@code query.lastProgress.observedMetrics} when
  * streaming), and returned as rows if option {@code late = keep}.
+ *
+ * <p>What the tasks ran: each task reports once what it built to an accumulator of the query
+ * ({@link PlanReports}); {@link #executedPlan(String)} reads it on the driver: the
+ * operator's {@link ExecutedPlan} (per group the algorithm, arity, slicing and range-query windows
+ * of the aggregators built) and, in its engine facts, whether the operator's input is pre-aggregated
+ * ({@code preaggregate}) and the slice width the map side used ({@code preaggregate_slice_ms}).
  */
 public final class SwagSpark {
   public static final String ROCKSDB =
@@ -54,6 +64,32 @@ public final class SwagSpark {
   private static final String WATERMARK_META = "spark.watermarkDelayMs";
 
   private SwagSpark() {}
+
+  /** Per metrics name, the plan reports of the query last built with it (driver side). */
+  private static final Map<String, PlanReports> REPORTS = new ConcurrentHashMap<>();
+
+  /**
+   * The read-back of what the tasks of the query last built with {@code metricsName} ran (JSON of
+   * {@link ExecutedPlan}, with the engine facts {@code name}, {@code mode} (stream or batch),
+   * {@code preaggregate} (the operator's input are slices combined before the shuffle) and
+   * {@code preaggregate_slice_ms} (their width, 0 if none was made)); null if no task ran yet.
+   *
+   * @throws IllegalStateException if the tasks ran different plans
+   */
+  public static String executedPlan(String metricsName) {
+    PlanReports r = REPORTS.get(metricsName);
+    ExecutedPlan p = r == null ? null : r.executedPlan();
+    return p == null ? null : p.toJson();
+  }
+
+  /** An operator task's report: the read-back of its group's aggregator. */
+  static String operatorReport(WindowGroup group, String mode, boolean preaggregated) {
+    Map<String, Object> engine = new LinkedHashMap<>();
+    engine.put("name", "spark");
+    engine.put("mode", mode);
+    engine.put("preaggregate", preaggregated);
+    return new ExecutedPlan(List.of(group.executed()), engine).toJson();
+  }
 
   /** Runs {@code queryJson} over {@code df}; {@code optionsJson}: see {@link SwagSparkOptions}. */
   public static Dataset<Row> aggregate(Dataset<Row> df, String queryJson, String optionsJson) {
@@ -80,12 +116,16 @@ public final class SwagSpark {
       keyCols[i] = column(layout.columns.get(i));
     }
     boolean pre = preaggregates(plan, layout, options);
+    PlanReports reports = new PlanReports();
+    // unnamed: Spark's UI would keep a named accumulator's update of every task
+    df.sparkSession().sparkContext().register(reports);
+    REPORTS.put(options.metricsName, reports);
     if (pre) {
       if (layout.types[layout.timeIdx].equals(DataTypes.TimestampType)) { // epoch ms: no Timestamp object per record
         String t = layout.columns.get(layout.timeIdx);
         input = input.withColumn(t, functions.unix_millis(column(t)));
       }
-      input = input.mapPartitions(new SlicePreAggregator(layout, options.finalOnly(), options.preaggregateSlots),
+      input = input.mapPartitions(new SlicePreAggregator(layout, options.finalOnly(), options.preaggregateSlots, reports),
           Encoders.row(layout.sliceSchema));
     }
     KeyValueGroupedDataset<Row, Row> grouped = input.groupBy(keyCols)
@@ -100,14 +140,14 @@ public final class SwagSpark {
       LateEventsWatermark lateEvents = new LateEventsWatermark(
           new SerializableConfiguration(df.sparkSession().sessionState().newHadoopConf()));
       SwagProcessor p = new SwagProcessor(layout, UUID.randomUUID().toString(), options.finalOnly(),
-          options.cacheMaxKeys, lateEvents, pre);
+          options.cacheMaxKeys, lateEvents, pre, reports);
       out = grouped.transformWithState(p, TimeMode.EventTime(),
           options.finalOnly() ? OutputMode.Append() : OutputMode.Update(), Encoders.row(layout.outputSchema));
     } else {
       // each key's rows sorted by time (the time column is a timestamp or epoch ms, Layout checks),
       // or its slices by slice start
       Column order = pre ? col(Layout.SLICE).asc() : column(layout.columns.get(layout.timeIdx)).asc();
-      out = grouped.flatMapSortedGroups(new Column[] {order}, new Backfill(layout, pre), Encoders.row(layout.outputSchema));
+      out = grouped.flatMapSortedGroups(new Column[] {order}, new Backfill(layout, pre, reports), Encoders.row(layout.outputSchema));
     }
     Column kind = col(Layout.KIND);
     Column records = col(Layout.COUNT);
@@ -196,23 +236,31 @@ public final class SwagSpark {
     /** The rows are slices ({@link Layout#sliceSchema}) sorted by start, not records. */
     private final boolean slices;
     private final int chunk;
+    /** Where each task reports the plan it executes (once, at its first key). */
+    private final PlanReports reports;
     private transient WindowGroup group;
 
-    Backfill(Layout layout, boolean slices) {
-      this(layout, slices, CHUNK);
+    Backfill(Layout layout, boolean slices, PlanReports reports) {
+      this(layout, slices, CHUNK, reports);
     }
 
     /** With a chunk size of its own (tests: chunk boundaries between equal slice starts). */
     Backfill(Layout layout, boolean slices, int chunk) {
+      this(layout, slices, chunk, new PlanReports());
+    }
+
+    private Backfill(Layout layout, boolean slices, int chunk, PlanReports reports) {
       this.layout = layout;
       this.slices = slices;
       this.chunk = chunk;
+      this.reports = reports;
     }
 
     @Override
     public java.util.Iterator<Row> call(Row key, java.util.Iterator<Row> rows) {
       if (group == null) {
         group = layout.group(true, slices); // pre-aggregated: the slices come made, no slicing inside
+        reports.add(operatorReport(group, "batch", slices));
       }
       String badKey = layout.nullKey(key);
       if (badKey != null) { // (pre-aggregated: the map side passes such records as rejected rows)

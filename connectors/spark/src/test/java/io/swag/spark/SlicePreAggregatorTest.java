@@ -158,7 +158,7 @@ class SlicePreAggregatorTest {
       pieces.sort((x, y) -> Long.compare(x.getLong(1), y.getLong(1))); // stable: ties stay shuffled
       List<Row> sorted = new ArrayList<>(records);
       sorted.sort((x, y) -> Long.compare(x.getLong(1), y.getLong(1)));
-      List<String> want = windows(new SwagSpark.Backfill(layout, false).call(RowFactory.create("a"), sorted.iterator()));
+      List<String> want = windows(new SwagSpark.Backfill(layout, false, new PlanReports()).call(RowFactory.create("a"), sorted.iterator()));
       assertTrue(want.size() > 10);
       for (int chunk = 1; chunk <= 3; chunk++) {
         List<String> got = windows(new SwagSpark.Backfill(layout, true, chunk).call(RowFactory.create("a"),

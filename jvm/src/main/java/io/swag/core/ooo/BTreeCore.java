@@ -1182,6 +1182,11 @@ abstract class BTreeCore implements TimedAggregator {
     return name;
   }
 
+  /** MIN_ARITY (μ) of this tree: a non-root node has between μ and 2μ children. */
+  public final int minArity() {
+    return minArity;
+  }
+
   @Override
   public final AggregateFunction<?, ?, ?> function() {
     return fn;

@@ -45,7 +45,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
     this.fn = fn;
     this.check = new InputCheck(fn);
     this.fifo = Swag.timedFifo(fifoAlgorithm, fn);
-    Trees.create(treeAlgorithm, fn); // fail early on a bad name
+    newTree(); // fail early on a bad name
   }
 
   /** Whether this aggregator has switched to the tree. */
@@ -61,9 +61,27 @@ public final class AdaptiveAggregator implements TimedAggregator {
     return times[i & mask()];
   }
 
+  /** The tree this aggregator works with once switched (O(1); nothing is inserted). */
+  private TimedAggregator newTree() {
+    return Trees.create(treeAlgorithm, fn);
+  }
+
+  /**
+   * The tree: the one in use once switched, else a new empty one made exactly as the switch makes
+   * it (for a read-back of what this aggregator runs, {@link ExecutedPlan}).
+   */
+  public TimedAggregator tree() {
+    return tree != null ? tree : newTree();
+  }
+
+  /** The in-order aggregator holding the entries until the switch, or null once switched. */
+  public TimedFifo fifo() {
+    return fifo;
+  }
+
   /** Moves every entry into a new tree with one bulk insert; O(n). */
   private void switchToTree() {
-    TimedAggregator t = Trees.create(treeAlgorithm, fn);
+    TimedAggregator t = newTree();
     int n = end - front;
     long[] ts = new long[n];
     Object[] vs = new Object[n];

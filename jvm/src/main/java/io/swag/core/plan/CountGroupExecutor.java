@@ -36,6 +36,16 @@ final class CountGroupExecutor extends GroupExecutor {
     }
   }
 
+  /** A key's FIFO aggregator of the plan's in-order algorithm. */
+  private FifoBase newFifo() {
+    return Swag.fifo(plan.algorithm(), fn);
+  }
+
+  @Override
+  ExecutedPlan.Group executed() {
+    return ExecutedPlan.Group.ofCount(spec, plan.windows().get(0), newFifo());
+  }
+
   @Override
   boolean accepts(long t) {
     return true;
@@ -45,7 +55,7 @@ final class CountGroupExecutor extends GroupExecutor {
   void process(Object key, Object[] keyValues, long t, Object[] row) {
     State s = states.get(key);
     if (s == null) {
-      s = new State(Swag.fifo(plan.algorithm(), fn));
+      s = new State(newFifo());
       states.put(key, s);
     }
     s.fifo.insertArg((Object) row, t);

@@ -46,6 +46,9 @@ abstract class GroupExecutor {
   /** Advances the watermark (only forward); emits the rows of the windows that fire. */
   abstract void advance(long watermark);
 
+  /** The read-back of what the group executes, from an aggregator made as each key's is ({@link ExecutedPlan}). */
+  abstract ExecutedPlan.Group executed();
+
   /** Appends one output row: key columns, window, window_start, window_end, the window's aggregates. */
   final void emit(Object[] keyValues, int window, long start, long end, Object results) {
     @SuppressWarnings("unchecked")

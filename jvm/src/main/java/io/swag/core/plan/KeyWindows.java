@@ -316,6 +316,14 @@ public final class KeyWindows {
     return true;
   }
 
+  /**
+   * The read-back of what this key executes, from its own aggregator (an adaptive one shows whether
+   * it has switched to its tree); see {@link ExecutedPlan}.
+   */
+  public ExecutedPlan.Group executed() {
+    return ExecutedPlan.Group.ofTime(g, agg);
+  }
+
   /** The aggregator (for tests and metrics). */
   public TimedAggregator aggregator() {
     return agg;

@@ -115,6 +115,18 @@ public final class LocalExecutor {
     return plan;
   }
 
+  /**
+   * The read-back of what this executor runs, per group from an aggregator made as each key's is
+   * (not from {@link #plan()}): see {@link ExecutedPlan}. O(windows).
+   */
+  public ExecutedPlan executedPlan() {
+    List<ExecutedPlan.Group> r = new ArrayList<>();
+    for (GroupExecutor g : groups) {
+      r.add(g.executed());
+    }
+    return new ExecutedPlan(r, Map.of("name", "local"));
+  }
+
   /** Processes one record given as column name to value. */
   public void process(Map<String, Object> record) {
     Object[] row = new Object[columnOrder.size()];

@@ -81,6 +81,16 @@ public final class SlicedAggregator implements TimedAggregator {
     this.check = new InputCheck(fn);
   }
 
+  /** The aggregator that holds one entry per slice. */
+  public TimedAggregator inner() {
+    return inner;
+  }
+
+  /** The slice width g (ms). */
+  public long width() {
+    return width;
+  }
+
   /** The start of the slice holding time {@code t}. */
   public long sliceStart(long t) {
     return Math.floorDiv(t, width) * width;

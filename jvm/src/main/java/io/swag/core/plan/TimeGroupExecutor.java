@@ -84,6 +84,11 @@ final class TimeGroupExecutor extends GroupExecutor {
   }
 
   @Override
+  ExecutedPlan.Group executed() {
+    return group.executed();
+  }
+
+  @Override
   boolean accepts(long t) {
     return group.accepts(t, watermark);
   }

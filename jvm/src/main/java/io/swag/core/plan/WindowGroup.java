@@ -140,6 +140,15 @@ public final class WindowGroup {
     return plan.slicing() ? new SlicedAggregator(agg, plan.sliceMs(), fn) : agg;
   }
 
+  /**
+   * The read-back of what this group executes, from a fresh aggregator made by
+   * {@link #newAggregator()}, the factory of every key's {@link KeyWindows} (not from the
+   * {@link GroupPlan}); see {@link ExecutedPlan}. O(windows); engines call it once per operator.
+   */
+  public ExecutedPlan.Group executed() {
+    return ExecutedPlan.Group.ofTime(this, newAggregator());
+  }
+
   /** Per-key state; {@code retainRows}: also keep the input rows, for checkpoints (see {@link KeyWindows}). */
   public KeyWindows newKey(boolean retainRows) {
     return new KeyWindows(this, retainRows, !perRecord);

@@ -1,5 +1,6 @@
 package io.swag.flink.table;
 
+import io.swag.core.plan.ExecutedPlan;
 import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
@@ -23,10 +24,13 @@ import org.apache.flink.table.annotation.ArgumentTrait;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.FunctionHint;
 import org.apache.flink.table.annotation.StateHint;
+import org.apache.flink.table.functions.FunctionContext;
 import org.apache.flink.table.functions.ProcessTableFunction;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.types.Row;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code swag_window}: a process table function running the time windows of a query spec in SQL.
@@ -48,11 +52,19 @@ import org.apache.flink.types.Row;
  * <p>State: per partition the {@link KeyWindows} on the heap in a RAW state field (no serialization
  * per record with the hashmap backend); its serializer writes entries as (time, encoded partial)
  * and restores by a bulk load. Count windows are not supported here (use the DataStream API).
+ *
+ * <p>What it runs: when a query is compiled (its first row), the function reads back its plan from
+ * aggregators made as each partition's are ({@link ExecutedPlan}) and publishes it as the string
+ * gauge {@value #PLAN_METRIC} (JSON; empty before the first row) and one INFO log line; nothing per
+ * record.
  */
 @FunctionHint(output = @DataTypeHint(
     "ROW<`window` STRING, window_start BIGINT, window_end BIGINT, aggregates MAP<STRING, DOUBLE>>"))
 public class SwagWindowFunction extends ProcessTableFunction<Row> {
   private static final long serialVersionUID = 1L;
+  /** The metric (a string gauge) with the executed plan's read-back. */
+  public static final String PLAN_METRIC = "swagPlan";
+  private static final Logger LOG = LoggerFactory.getLogger(SwagWindowFunction.class);
 
   /** The per-partition state: a RAW holder of the heap windows. */
   public static class SwagState {
@@ -73,6 +85,8 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     final String[][][] outputs;
     final long maxSize;
     final long lateness;
+    /** The read-back of what the partitions run, from aggregators made as theirs are. */
+    final ExecutedPlan executed;
 
     Compiled(String query, List<String> columns, String timeColumn) {
       this.query = query;
@@ -102,6 +116,11 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       this.used = io.swag.core.plan.LocalExecutor.usedColumns(spec);
       this.usedIdx = used.stream().mapToInt(columns::indexOf).toArray();
       this.groups = WindowGroup.timeGroups(plan, used, false);
+      List<ExecutedPlan.Group> ex = new ArrayList<>();
+      for (WindowGroup wg : groups) {
+        ex.add(wg.executed());
+      }
+      this.executed = new ExecutedPlan(ex, Map.of("name", "flink", "operator", "sql"));
       this.names = new String[groups.size()][];
       this.outputs = new String[groups.size()][][];
       for (int g = 0; g < groups.size(); g++) {
@@ -146,6 +165,15 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
   private transient String lastQuery;
   private transient List<String> lastColumns;
   private transient Compiled compiled;
+  /** The executed plan of the compiled query as JSON, for the gauge (set where a query is compiled). */
+  private transient volatile String executedJson;
+
+  @Override
+  public void open(FunctionContext context) throws Exception {
+    super.open(context);
+    executedJson = "";
+    context.getMetricGroup().gauge(PLAN_METRIC, () -> executedJson);
+  }
 
   public void eval(Context ctx, @StateHint SwagState state,
       @ArgumentHint(value = {ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.REQUIRE_ON_TIME}, name = "input") Row input,
@@ -158,6 +186,8 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       lastColumns = LogicalTypeChecks.getFieldNames(sem.dataType().getLogicalType());
       compiled = compiled(query, lastColumns, lastColumns.get(sem.timeColumn()));
       lastQuery = query;
+      executedJson = compiled.executed.toJson();
+      LOG.info("swag_window: {}", compiled.executed.describe());
     }
     Compiled c = compiled;
     TimeContext<Long> tc = ctx.timeContext(Long.class);

@@ -1,0 +1,135 @@
+package io.swag.core.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The local executor runs the plan that {@link Plan#explain()} prints: per query shape (in order,
+ * unknown order, out of order with its tree arity, several windows sharing one tree, sliced, count
+ * windows) the executor's read-back ({@link LocalExecutor#executedPlan()}, from the aggregators it
+ * builds) is checked against the explain text ({@link ExplainedPlan}); and a key's own read-back
+ * follows its aggregator (an adaptive key switching to its tree).
+ */
+class ExecutedPlanTest {
+  private static QuerySpec.Builder query(String order) {
+    return QuerySpec.builder().key("k").time("ts").order(order);
+  }
+
+  /** Name, query, and the planner rule the query is meant to exercise (checked on the explain text). */
+  static Stream<Arguments> queries() {
+    return Stream.of(
+        Arguments.of("in_order", query("in_order").window(WindowSpec.time(1000, 100).name("w")
+            .aggregate("mx", "max", "v")).build(), "daba_lite"),
+        Arguments.of("unknown", query("unknown").window(WindowSpec.time(1000, 100).name("w")
+            .aggregate("mx", "max", "v")).build(), "adaptive"),
+        Arguments.of("out_of_order", query("out_of_order").window(WindowSpec.time(1000, 100).name("w")
+            .aggregate("mx", "max", "v").aggregate("sd", "stddev", "v")).build(), "bfiba4"),
+        Arguments.of("shared_tree", query("out_of_order").window(WindowSpec.time(500, 100).name("short")
+            .aggregate("mx", "max", "v")).window(WindowSpec.time(2000, 100).name("long")
+            .aggregate("mx_long", "max", "v")).build(), "range"),
+        Arguments.of("sliced", query("out_of_order").window(WindowSpec.time(60_000, 20_000).name("m1")
+            .aggregate("mx", "max", "v")).window(WindowSpec.time(120_000, 20_000).name("m2")
+            .aggregate("s", "sum", "v")).build(), "sliced"),
+        Arguments.of("sliced_expensive", query("in_order").window(WindowSpec.time(10_000, 2_000).name("h")
+            .aggregate("u", "hll", "v")).build(), "bfiba2"),
+        Arguments.of("count", query("in_order").window(WindowSpec.time(1000, 100).name("w")
+            .aggregate("mx", "max", "v")).window(WindowSpec.count(5, 1).name("c5").aggregate("s", "sum", "v"))
+            .window(WindowSpec.count(4, 2).name("c4").aggregate("mx4", "max", "v")).build(), "count"));
+  }
+
+  /** Asserts that the explained plan has the feature the query is meant to exercise. */
+  static void assertExercises(ExplainedPlan e, String rule) {
+    ExplainedPlan.Group g = e.groups().get(0);
+    switch (rule) {
+      case "range" -> assertFalse(g.rangeQueries().isEmpty(), "range queries: " + e);
+      case "sliced" -> assertTrue(g.slicing() && g.sliceMs() == 20_000 && g.rangeQueries().size() == 1, "sliced: " + e);
+      case "bfiba2" -> assertTrue(g.algorithm().equals("bfiba2") && g.slicing() && g.sliceMs() == 2_000, "" + e);
+      case "count" -> assertEquals(List.of("time", "count", "count"), e.groups().stream().map(ExplainedPlan.Group::kind)
+          .toList(), "" + e);
+      default -> assertEquals(rule, g.algorithm(), "" + e);
+    }
+  }
+
+  /** Rows (k, ts, v) over 3 keys, 100 s of event time; shuffled a little unless {@code inOrder}. */
+  static List<Object[]> rows(boolean inOrder) {
+    Random r = new Random(3);
+    List<Object[]> out = new ArrayList<>();
+    long t = 1_000_000;
+    for (int i = 0; i < 600; i++) {
+      t += r.nextInt(300);
+      long ts = inOrder ? t : t - r.nextInt(200);
+      out.add(new Object[] {"k" + r.nextInt(3), ts, (double) r.nextInt(50)});
+    }
+    return out;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("queries")
+  void localExecutorRunsTheExplainedPlan(String name, QuerySpec spec, String rule) {
+    Plan plan = Planner.plan(spec);
+    ExplainedPlan explained = ExplainedPlan.parse(plan.explain());
+    assertExercises(explained, rule);
+    LocalExecutor ex = new LocalExecutor(plan, List.of("k", "ts", "v"));
+    for (Object[] row : rows(!spec.order().equals("out_of_order"))) {
+      ex.process(row);
+    }
+    ex.finish();
+    assertTrue(ex.takeRows().size() > 10, "the query emitted rows");
+    ExecutedPlan executed = ex.executedPlan();
+    explained.assertExecutedBy(executed, false);
+    assertEquals("local", executed.engine().get("name"));
+    assertEquals(executed, ExecutedPlan.fromJson(executed.toJson()), "JSON round trip");
+  }
+
+  @Test
+  void aKeysReadBackFollowsItsAggregator() {
+    QuerySpec spec = query("unknown").window(WindowSpec.time(1000, 100).name("w").aggregate("mx", "max", "v")).build();
+    WindowGroup g = WindowGroup.timeGroups(Planner.plan(spec), List.of("k", "ts", "v"), false).get(0);
+    KeyWindows kw = g.newKey(false, false);
+    KeyWindows.WindowOutput none = (w, s, e, r) -> { };
+    kw.insert(10, new Object[] {"a", 10L, 1.0}, Long.MIN_VALUE, none);
+    kw.insert(20, new Object[] {"a", 20L, 2.0}, Long.MIN_VALUE, none);
+    ExecutedPlan.Group before = kw.executed();
+    assertEquals("daba_lite", before.algorithm());
+    assertEquals("DabaLite", before.structure());
+    assertTrue(before.adaptive() && !before.switched());
+    assertEquals("bfiba8", before.tree());
+    kw.insert(15, new Object[] {"a", 15L, 3.0}, Long.MIN_VALUE, none); // out of order: the key switches
+    ExecutedPlan.Group after = kw.executed();
+    assertEquals("bfiba8", after.algorithm());
+    assertEquals("BulkFingerBTree", after.structure());
+    assertTrue(after.adaptive() && after.switched());
+    assertEquals(8, after.minArity());
+    assertEquals(before, g.executed(), "the group's read-back is an unswitched key's");
+  }
+
+  @Test
+  void aSlicedKeyReportsItsSliceWidth() {
+    QuerySpec spec = query("out_of_order").window(WindowSpec.time(60_000, 20_000).name("m")
+        .aggregate("mx", "max", "v")).build();
+    Plan plan = Planner.plan(spec);
+    WindowGroup g = WindowGroup.timeGroups(plan, List.of("k", "ts", "v"), false).get(0);
+    ExecutedPlan.Group x = g.newKey(false, true).executed();
+    assertTrue(x.slicing());
+    assertEquals(20_000, x.sliceMs());
+    assertEquals("sliced(20000 ms, bfiba8)", x.aggregator());
+    // the same group with slicing switched off in the plan builds an unsliced tree
+    WindowGroup off = WindowGroup.timeGroups(plan.withGroup(0, plan.groups().get(0).withSlicing(false)),
+        List.of("k", "ts", "v"), false).get(0);
+    assertFalse(off.executed().slicing());
+    assertEquals(Map.of(), new ExecutedPlan(List.of(x)).engine());
+    assertTrue(new ExecutedPlan(List.of(x)).describe().contains("bfiba8 (BulkFingerBTree, min arity 8), sliced 20000 ms"),
+        new ExecutedPlan(List.of(x)).describe());
+  }
+}
