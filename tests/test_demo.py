@@ -98,17 +98,22 @@ def test_snapshots_match_recompute(sample_result: demo.DemoResult, sample_rows: 
     totals = Counter(sid for _, sid, _, _ in trips)
     assert set(sample_result.busiest) == {sid for sid, _ in totals.most_common(3)}
     assert len(sample_result.snapshots) == 4 and sample_result.snapshots[-1][0] == trips[-1][0]
+    nonempty = 0
     for at, rows in sample_result.snapshots:
+        assert [sid for sid, _ in rows] == sample_result.busiest, at  # one row per busiest station
         for sid, s in rows:
             durs = [d for t, x, d, _ in trips if x == sid and at - HOUR_MS < t <= at]
             assert s.trips == len(durs), (at, sid)
             assert s.max_s == (max(durs) if durs else None)
+            nonempty += bool(durs)
+    assert nonempty >= 3, "the snapshots should hold trips, not only empty windows"
 
 
 def test_other_algorithm_gives_the_same_peaks(sample_path: Path, sample_result: demo.DemoResult) -> None:
     trips, _ = demo.read_trips([sample_path])
     other = demo.run(trips[:1500], algorithm="two_stacks_lite", window_s=1800, progress=False)
     again = demo.run(trips[:1500], algorithm="daba_lite", window_s=1800, progress=False)
+    assert len(again.peaks) > 10 and again.peaks[0][1].trips > 1
     assert [(sid, s.trips, s.end_ms, s.max_s, s.p95_s) for sid, s in other.peaks] == [
         (sid, s.trips, s.end_ms, s.max_s, s.p95_s) for sid, s in again.peaks
     ]

@@ -329,7 +329,8 @@ def main() -> None:  # noqa: C901, PLR0915
     print(json.dumps({k: v for k, v in res.items() if k not in ("samples", "probe_batch_rps")}), flush=True)
     if missing:
         print("missing, e.g.", sorted(missing)[:5], flush=True)
-    ok = (not missing and not doubled and not wrong and len(want) > 1000 and res["heap_plateau"]
+    ok = (bool(expected) and len(samples) >= 3 and not missing and not doubled and not wrong and len(want) > 1000
+          and res["heap_plateau"]
           and res["state_plateau"] and late == 0 and rejected == 0)
     sys.exit(0 if ok else 1)
 

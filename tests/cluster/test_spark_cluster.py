@@ -116,10 +116,12 @@ def reference(tmp_path_factory):
     make_input(d / "in")
     p = start_driver("local[4]", d / "in", d / "out", d / "ck", env=local_env())
     metrics = finish_driver(p, d / "out")
+    assert metrics["late"] > 0, f"the input makes late records: {metrics}"
     return d / "in", read_committed(d / "out"), metrics
 
 
 def _diff(got: dict, want: dict) -> None:
+    assert len(want) > 500, f"the reference run made only {len(want)} windows"
     missing = set(want) - set(got)
     extra = set(got) - set(want)
     assert not missing, f"{len(missing)} windows lost, e.g. {sorted(missing)[:3]}"

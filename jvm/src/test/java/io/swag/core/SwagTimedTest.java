@@ -48,6 +48,8 @@ class SwagTimedTest {
         ws[i] = Swag.timed(algos.get(i), Functions.byName(fn), null);
       }
       long t = 0;
+      int compared = 0; // queries of a non-empty window
+      long bulkEvicted = 0;
       for (int step = 0; step < 20_000; step++) {
         int op = r.nextInt(10);
         if (op < 6) {
@@ -59,6 +61,7 @@ class SwagTimedTest {
         } else if (op < 8 && !ws[0].isEmpty()) {
           long upTo = ws[0].oldestTime() + r.nextInt(8);
           int n = ws[0].bulkEvict(upTo);
+          bulkEvicted += n;
           for (int i = 1; i < ws.length; i++) {
             assertEquals(n, ws[i].bulkEvict(upTo), algos.get(i));
           }
@@ -70,6 +73,7 @@ class SwagTimedTest {
           }
         } else {
           Object want = ws[0].query();
+          compared += ws[0].isEmpty() ? 0 : 1;
           for (int i = 1; i < ws.length; i++) {
             assertEquals(want, ws[i].query(), algos.get(i) + " " + fn + " step " + step);
             assertEquals(ws[0].size(), ws[i].size());
@@ -77,6 +81,8 @@ class SwagTimedTest {
           }
         }
       }
+      assertTrue(compared > 1000, fn + ": only " + compared + " queries of a non-empty window");
+      assertTrue(bulkEvicted > 1000, fn + ": bulkEvict removed only " + bulkEvicted);
     }
   }
 

@@ -157,6 +157,10 @@ public final class SwagWindows {
     if (t instanceof org.apache.flink.streaming.api.transformations.TimestampsAndWatermarksTransformation) {
       return true;
     }
+    if (t instanceof org.apache.flink.streaming.api.transformations.OneInputTransformation<?, ?> o
+        && isTableWatermarkAssigner(o.getOperatorFactory())) {
+      return true; // a Table's declared watermark (WATERMARK FOR ...), e.g. a stream from toDataStream
+    }
     if (t instanceof org.apache.flink.streaming.api.transformations.SourceTransformation<?, ?, ?> s) {
       try {
         return !(s.getWatermarkStrategy().createWatermarkGenerator(null)
@@ -179,6 +183,21 @@ public final class SwagWindows {
     }
     return true;
   }
+
+  /**
+   * Whether {@code f} makes one of the Table planner's watermark assigners (package {@value
+   * #TABLE_WATERMARK_ASSIGNERS}), which generate watermarks from a declared watermark expression.
+   */
+  static boolean isTableWatermarkAssigner(org.apache.flink.streaming.api.operators.StreamOperatorFactory<?> f) {
+    if (f == null) {
+      return false;
+    }
+    Class<?> c = f instanceof org.apache.flink.streaming.api.operators.SimpleOperatorFactory<?> s
+        && s.getOperator() != null ? s.getOperator().getClass() : f.getClass();
+    return c.getName().startsWith(TABLE_WATERMARK_ASSIGNERS);
+  }
+
+  static final String TABLE_WATERMARK_ASSIGNERS = "org.apache.flink.table.runtime.operators.wmassigners.";
 
   private static boolean isTimeType(TypeInformation<?> t) {
     return t.equals(Types.LONG) || t.equals(Types.INT) || t.equals(Types.INSTANT) || t.equals(Types.LOCAL_DATE_TIME)

@@ -98,7 +98,11 @@ class EmitModesTest {
     assertEquals(want.size(), got.size(), "result rows");
     assertEquals(want, got);
     assertEquals(wantLate, gotLate, "late records");
-    if (!count) {
+    if (count) {
+      assertTrue(wantLate.isEmpty(), "a count window takes every record: nothing is late, got " + wantLate.size());
+      long countRows = want.stream().filter(s -> s.split(", ")[1].equals("c")).count();
+      assertTrue(countRows > 100 && countRows < want.size(), "rows of the count window: " + countRows);
+    } else {
       assertTrue(!wantLate.isEmpty(), "the input should have late records");
     }
   }

@@ -114,5 +114,7 @@ class AggregatorCacheTest {
       pool.shutdownNow();
     }
     assertTrue(c.size("op") <= max + 4, "size " + c.size("op")); // puts racing a trim may add one each
+    // 1200 keys went through: a trim keeps 90% of the bound, so the cache is not emptied either
+    assertTrue(c.size("op") >= max - max / 10, "size " + c.size("op"));
   }
 }

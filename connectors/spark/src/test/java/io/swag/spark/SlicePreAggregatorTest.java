@@ -158,7 +158,23 @@ class SlicePreAggregatorTest {
       pieces.sort((x, y) -> Long.compare(x.getLong(1), y.getLong(1))); // stable: ties stay shuffled
       List<Row> sorted = new ArrayList<>(records);
       sorted.sort((x, y) -> Long.compare(x.getLong(1), y.getLong(1)));
-      List<String> want = windows(new SwagSpark.Backfill(layout, false, new PlanReports()).call(RowFactory.create("a"), sorted.iterator()));
+      List<Row> wantRows = new ArrayList<>();
+      new SwagSpark.Backfill(layout, false, new PlanReports()).call(RowFactory.create("a"), sorted.iterator()).forEachRemaining(wantRows::add);
+      // the reference itself, against the records: each is in 3 windows of 300 ms sliding 100 ms
+      // (row: k, window, window_start, window_end, mx, n, s, ...)
+      long count = 0;
+      double sum = 0;
+      for (Row r : wantRows) {
+        count += r.getLong(5);
+        sum += r.getDouble(6);
+      }
+      double valueSum = 0;
+      for (Row r : records) {
+        valueSum += r.getDouble(2);
+      }
+      assertEquals(3L * n, count, "trial " + trial + ": records x windows");
+      assertEquals(3 * valueSum, sum, "trial " + trial + ": values x windows");
+      List<String> want = windows(wantRows.iterator());
       assertTrue(want.size() > 10);
       for (int chunk = 1; chunk <= 3; chunk++) {
         List<String> got = windows(new SwagSpark.Backfill(layout, true, chunk).call(RowFactory.create("a"),

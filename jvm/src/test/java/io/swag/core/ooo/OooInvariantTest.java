@@ -27,7 +27,10 @@ class OooInvariantTest {
     OooDriver c = new OooDriver(algorithm, "collect", 11L + algorithm.hashCode(), 200, true);
     c.maxBulk = 60;
     c.run(30_000);
-    assertTrue(d.checkedQueries + d.checkedRanges > 10_000, "too few checked queries");
+    assertTrue(d.checkedQueries + d.checkedRanges > 10_000, "too few checked queries (sum)");
+    assertTrue(c.maxSize >= 150, "collect trace never grew the window: max " + c.maxSize);
+    assertTrue(c.checkedQueries + c.checkedRanges > 3_000, "too few checked queries (collect): "
+        + (c.checkedQueries + c.checkedRanges));
   }
 
   /**

@@ -83,7 +83,9 @@ class AdaptiveAndSlicingTest {
       for (Map<String, Object> r : recs.subList(800, 1600)) {
         r.put("t", ((Number) r.get("t")).longValue() + 3000);
       }
-      assertEquals(rows(tree, recs, 15), rows(adaptive, recs, 15));
+      List<String> want = rows(tree, recs, 15);
+      assertTrue(want.size() > 100, "rows: " + want.size());
+      assertEquals(want, rows(adaptive, recs, 15));
     }
   }
 
@@ -116,7 +118,9 @@ class AdaptiveAndSlicingTest {
       r.put("t", ((Number) r.get("t")).longValue() * 1000);
     }
     Plan off = p.withGroup(0, p.groups().get(0).withSlicing(false));
-    assertEquals(rows(off, recs, 20_000), rows(p, recs, 20_000));
+    List<String> want = rows(off, recs, 20_000);
+    assertTrue(want.size() > 20, "rows: " + want.size());
+    assertEquals(want, rows(p, recs, 20_000));
   }
 
   /** All rows in emission order (exact order: same plan shape, same timers). */

@@ -67,8 +67,11 @@ class ExecutorDifferentialTest {
     return out;
   }
 
-  /** Runs executor and oracle side by side; returns the number of rows compared. */
-  static int run(Plan plan, List<Map<String, Object>> records, long delay) {
+  /** Rows compared and late records of one {@link #run}. */
+  record Counts(int rows, long late) {}
+
+  /** Runs executor and oracle side by side; returns the rows compared and the late records. */
+  static Counts run(Plan plan, List<Map<String, Object>> records, long delay) {
     LocalExecutor ex = new LocalExecutor(plan);
     NaiveOracle or = new NaiveOracle(plan.spec());
     long max = Long.MIN_VALUE;
@@ -88,7 +91,7 @@ class ExecutorDifferentialTest {
     rows += compare(ex, or, "finish");
     assertEquals(or.lateTotal, ex.lateCount(), "late count");
     assertEquals(0, ex.rejectedCount(), "rejected: " + ex.takeRejected());
-    return rows;
+    return new Counts(rows, ex.lateCount());
   }
 
   static int compare(LocalExecutor ex, NaiveOracle or, String where) {
@@ -147,11 +150,21 @@ class ExecutorDifferentialTest {
     }
     plan = Plan.fromJson(plan.toJson()); // run what was serialized
     int rows = 0;
+    long late = 0;
     for (int round = 0; round < 3; round++) {
       List<Map<String, Object>> recs = stream(seed * 100 + round, 1500, 1 + round * 2, 30, 0.03);
-      rows += run(plan, recs, 10 + round * 10);
+      Counts c = run(plan, recs, 10 + round * 10);
+      rows += c.rows();
+      late += c.late();
     }
     assertTrue(rows > 500, "only " + rows + " rows compared");
+    // about 3% of the records are 200..800 ms behind: late, except where a count window takes every record
+    boolean countWindows = spec.windows().stream().anyMatch(w -> !w.isTime());
+    if (countWindows) {
+      assertEquals(0, late, "count windows accept every record");
+    } else {
+      assertTrue(late > 10, "only " + late + " late records compared");
+    }
   }
 
   @Test
@@ -160,7 +173,9 @@ class ExecutorDifferentialTest {
     Plan plan = Planner.plan(spec);
     assertEquals("daba_lite", plan.groups().get(0).algorithm());
     List<Map<String, Object>> recs = stream(5, 2000, 3, 0, 0);
-    assertTrue(run(plan, recs, 0) > 100);
+    Counts c = run(plan, recs, 0);
+    assertTrue(c.rows() > 100, "rows: " + c.rows());
+    assertEquals(0, c.late(), "an in-order stream has no late records");
   }
 
   @Test
@@ -171,15 +186,16 @@ class ExecutorDifferentialTest {
     Plan planned = Planner.plan(spec);
     assertEquals("daba_lite", planned.groups().get(0).algorithm(), "in order, time windows: DABA Lite for every function");
     Plan plan = planned.withGroup(0, planned.groups().get(0).withAlgorithm("soe", 8));
-    assertTrue(run(plan, stream(6, 2000, 3, 0, 0), 0) > 100);
-    assertTrue(run(plan, stream(7, 2000, 3, 20, 0.02), 5) > 100); // broken promise: switches to the tree
+    assertTrue(run(plan, stream(6, 2000, 3, 0, 0), 0).rows() > 100);
+    Counts broken = run(plan, stream(7, 2000, 3, 20, 0.02), 5); // broken promise: switches to the tree
+    assertTrue(broken.rows() > 100 && broken.late() > 0, "rows, late: " + broken);
   }
 
   @Test
   void noKeyAndTwoKeys() {
     QuerySpec none = QuerySpec.fromJson("{\"key\":[],\"time\":\"t\",\"lateness_ms\":20,\"windows\":["
         + win("a", 100, 20, 0) + "]}");
-    assertTrue(run(Planner.plan(none), stream(8, 1500, 3, 30, 0.02), 10) > 50);
+    assertTrue(run(Planner.plan(none), stream(8, 1500, 3, 30, 0.02), 10).rows() > 50);
     QuerySpec two = QuerySpec.fromJson("{\"key\":[\"k\",\"j\"],\"time\":\"t\",\"lateness_ms\":20,\"windows\":["
         + win("a", 100, 20, 0) + "," + win("b", 60, 60, 0) + "]}");
     List<Map<String, Object>> recs = stream(9, 1500, 3, 30, 0.02);
@@ -187,6 +203,6 @@ class ExecutorDifferentialTest {
     for (Map<String, Object> r : recs) {
       r.put("j", (long) rnd.nextInt(2));
     }
-    assertTrue(run(Planner.plan(two), recs, 10) > 50);
+    assertTrue(run(Planner.plan(two), recs, 10).rows() > 50);
   }
 }

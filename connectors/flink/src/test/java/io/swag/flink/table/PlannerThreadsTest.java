@@ -2,6 +2,7 @@ package io.swag.flink.table;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.Callable;
@@ -61,14 +62,25 @@ class PlannerThreadsTest {
 
   static int drain(org.apache.flink.table.api.TableResult r) throws Exception {
     int n = 0;
+    int compared = 0;
     try (CloseableIterator<Row> it = r.collect()) {
       while (it.hasNext()) {
         Row row = it.next();
         assertEquals(row.getField(1), row.getField(2), "MAX vs swag_max in " + row);
+        compared += row.getField(1) == null ? 0 : 1;
         n++;
       }
     }
+    assertTrue(compared > n / 2, compared + " of " + n + " rows compare a non-null MAX");
     return n;
+  }
+
+  /** The planner's metadata provider on the calling thread (null when the thread has none). */
+  static Object provider(StreamTableEnvironment tEnv) throws ReflectiveOperationException {
+    ClassLoader cl = ((org.apache.flink.table.api.internal.TableEnvironmentImpl) tEnv).getPlanner().getClass()
+        .getClassLoader();
+    Class<?> base = Class.forName("org.apache.calcite.rel.metadata.RelMetadataQueryBase", true, cl);
+    return ((ThreadLocal<?>) base.getField("THREAD_PROVIDERS").get(null)).get();
   }
 
   @Test
@@ -94,8 +106,26 @@ class PlannerThreadsTest {
     org.apache.flink.table.api.Table t = tEnv.sqlQuery(SQL);
     Object r = onNewThread(() -> drain(PlannerThreads.execute(tEnv, t)));
     assertEquals(50, r, "result " + r);
-    // and ensureMetadataProvider is idempotent on a thread that already has one
+  }
+
+  @Test
+  void ensureMetadataProviderSetsItOnceAndKeepsTheCreatorsOwn() throws Exception {
+    StreamTableEnvironment tEnv = tEnv();
+    // the creating thread has the planner's provider: ensureMetadataProvider keeps it
+    Object own = provider(tEnv);
+    assertNotNull(own, "the creating thread has a provider");
     PlannerThreads.ensureMetadataProvider(tEnv);
-    assertNotNull(tEnv);
+    assertSame(own, provider(tEnv), "the creator's provider is not replaced");
+    assertEquals(50, drain(tEnv.executeSql(SQL)), "and the creating thread still plans and runs the query");
+    // a fresh thread has none; the first call sets one, the second keeps it
+    Object r = onNewThread(() -> {
+      Object before = provider(tEnv);
+      PlannerThreads.ensureMetadataProvider(tEnv);
+      Object first = provider(tEnv);
+      PlannerThreads.ensureMetadataProvider(tEnv);
+      Object second = provider(tEnv);
+      return before == null && first != null && first == second ? "set once" : before + " / " + first + " / " + second;
+    });
+    assertEquals("set once", r);
   }
 }
