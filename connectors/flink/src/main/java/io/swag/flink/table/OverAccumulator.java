@@ -211,11 +211,6 @@ public final class OverAccumulator {
     return m;
   }
 
-  /** State accesses of this object's aggregator so far: {gets, puts, removes} (for tests). */
-  long[] accesses() {
-    return daba == null ? new long[3] : daba.accesses();
-  }
-
   /** The view, without writing anything back (for tests). */
   MapView<Long, byte[]> slotsView() {
     return slots;

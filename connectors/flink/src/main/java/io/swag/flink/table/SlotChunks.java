@@ -50,11 +50,6 @@ final class SlotChunks {
   long front;
   long end;
 
-  /** View accesses (for tests: the state work per operation). */
-  long gets;
-  long puts;
-  long removes;
-
   SlotChunks(MapView<Long, byte[]> view, Partials p, int base, int c) {
     if (c < 1) {
       throw new IllegalArgumentException("slots per chunk must be positive, got " + c);
@@ -64,10 +59,6 @@ final class SlotChunks {
     this.base = base;
     this.c = c;
     java.util.Arrays.fill(key, -1);
-  }
-
-  int slotsPerChunk() {
-    return c;
   }
 
   /** The store slot of {@code pos}, loading its chunk; {@code write}: the caller changes the partial. */
@@ -248,7 +239,6 @@ final class SlotChunks {
   // ---- the view ----
 
   private byte[] get(long k) {
-    gets++;
     try {
       return view.get(k);
     } catch (Exception e) {
@@ -257,7 +247,6 @@ final class SlotChunks {
   }
 
   private void put(long k, byte[] b) {
-    puts++;
     try {
       view.put(k, b);
     } catch (Exception e) {
@@ -266,7 +255,6 @@ final class SlotChunks {
   }
 
   private void remove(long k) {
-    removes++;
     try {
       view.remove(k);
     } catch (Exception e) {

@@ -197,11 +197,6 @@ final class StateDabaLite {
     return out;
   }
 
-  /** State accesses so far: {gets, puts, removes} (for tests). */
-  long[] accesses() {
-    return new long[] {slots.gets, slots.puts, slots.removes};
-  }
-
   // ---- for differential tests against io.swag.core.fifo.DabaLite ----
 
   /** Pointer offsets from F: {L, R, A, B, E}. */

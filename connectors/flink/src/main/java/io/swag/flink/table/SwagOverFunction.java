@@ -13,6 +13,11 @@ import org.apache.flink.table.functions.AggregateFunction;
  * retraction scan a map view. On a state backend the frame lives in keyed map state and each row
  * reads and writes O(1) entries of it, whatever the frame size. Null inputs are ignored (like the
  * built-ins). Registered by {@link SwagFunctions#register}.
+ *
+ * <p>Meant for OVER windows, whose operators retract the oldest rows and keep the map state until
+ * the whole key is cleaned up. Elsewhere (a GROUP BY over a changelog) retractions of rows other
+ * than the oldest wait in the accumulator, and with a state TTL an entry of the frame that was not
+ * written for the TTL may expire on its own: an {@link OverStateException}.
  */
 public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccumulator> {
   private static final long serialVersionUID = 1L;
