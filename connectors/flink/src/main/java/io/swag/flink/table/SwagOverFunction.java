@@ -1,5 +1,8 @@
 package io.swag.flink.table;
 
+import io.swag.core.fn.Functions;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.table.functions.AggregateFunction;
 
 /**
@@ -7,12 +10,21 @@ import org.apache.flink.table.functions.AggregateFunction;
  * ({@code ROWS/RANGE BETWEEN ... PRECEDING AND CURRENT ROW}), backed by an in-order aggregator
  * ({@link OverAccumulator}): Flink retracts the rows that leave the frame, and retracting the
  * oldest row is O(1) for every function, where Flink's built-in MAX/MIN/FIRST_VALUE... with
- * retraction scan a map view. Null inputs are ignored (like the built-ins). Registered by
- * {@link SwagFunctions#register}.
+ * retraction scan a map view. On a state backend the frame lives in keyed map state and each row
+ * reads and writes O(1) entries of it, whatever the frame size. Null inputs are ignored (like the
+ * built-ins). Registered by {@link SwagFunctions#register}.
+ *
+ * <p>Meant for OVER windows, whose operators retract the oldest rows and keep the map state until
+ * the whole key is cleaned up. Elsewhere (a GROUP BY over a changelog) retractions of rows other
+ * than the oldest wait in the accumulator, and with a state TTL an entry of the frame that was not
+ * written for the TTL may expire on its own: an {@link OverStateException}.
  */
 public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccumulator> {
   private static final long serialVersionUID = 1L;
   private final String function;
+  /** swag-core's function, per quantile rank (NaN: none); built on first use. */
+  private transient Map<Double, io.swag.core.AggregateFunction<?, ?, ?>> cores;
+  private transient io.swag.core.AggregateFunction<?, ?, ?> core;
 
   protected SwagOverFunction(String function) {
     this.function = function;
@@ -23,30 +35,45 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
     return new OverAccumulator(function);
   }
 
+  /** swag-core's function for this accumulator (its rank, for quantiles). */
+  io.swag.core.AggregateFunction<?, ?, ?> core(OverAccumulator acc) {
+    double rank = acc.rank();
+    if (Double.isNaN(rank)) {
+      if (core == null) {
+        core = Functions.byName(function);
+      }
+      return core;
+    }
+    if (cores == null) {
+      cores = new HashMap<>();
+    }
+    return cores.computeIfAbsent(rank, q -> Functions.byName(function, Map.of("rank", q)));
+  }
+
   void add(OverAccumulator acc, Object v) {
     if (v == null) {
       return;
     }
     try {
-      acc.add(v);
+      acc.add(core(acc), v);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("swag_" + function + ": " + e.getMessage(), e);
     }
   }
 
-  static void remove(OverAccumulator acc, Object v) {
+  void remove(OverAccumulator acc, Object v) {
     if (v != null) {
-      acc.retract(v);
+      acc.retract(core(acc), v);
     }
+  }
+
+  Object query(OverAccumulator acc) {
+    return acc.query(core(acc));
   }
 
   /** Resets the accumulator (used by some operators instead of creating a new one). */
   public void resetAccumulator(OverAccumulator acc) {
-    OverAccumulator fresh = new OverAccumulator(function);
-    acc.values.clear();
-    acc.fifo = fresh.fifo;
-    acc.rank = Double.NaN;
-    acc.copyPendingFrom(fresh);
+    acc.reset();
   }
 
   /** A function of one DOUBLE argument returning DOUBLE: max, min, first, last, stddev, median... */
@@ -67,7 +94,7 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
 
     @Override
     public Double getValue(OverAccumulator acc) {
-      Object r = acc.query();
+      Object r = query(acc);
       return r == null ? null : ((Number) r).doubleValue();
     }
   }
@@ -87,6 +114,15 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
 
     public Min() {
       super("min");
+    }
+  }
+
+  /** {@code swag_sum(x)}. */
+  public static final class Sum extends OfDouble {
+    private static final long serialVersionUID = 1L;
+
+    public Sum() {
+      super("sum");
     }
   }
 
@@ -138,8 +174,8 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
       if (rank == null || !(rank >= 0 && rank <= 1)) {
         throw new IllegalArgumentException("swag_quantile: rank must be in [0, 1], got " + rank);
       }
-      if (acc.fifo == null) {
-        acc.ensure(rank);
+      if (v != null) {
+        acc.setRankOnce(rank);
       }
       add(acc, v);
     }
@@ -150,7 +186,10 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
 
     @Override
     public Double getValue(OverAccumulator acc) {
-      Object r = acc.query();
+      if (Double.isNaN(acc.rank())) {
+        return null; // no value yet, so no rank
+      }
+      Object r = query(acc);
       return r == null ? null : ((Number) r).doubleValue();
     }
   }
@@ -181,7 +220,7 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
 
     @Override
     public Long getValue(OverAccumulator acc) {
-      Object r = acc.query();
+      Object r = query(acc);
       return r == null ? 0L : Math.round(((Number) r).doubleValue());
     }
   }
