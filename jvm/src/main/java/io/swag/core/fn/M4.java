@@ -6,7 +6,9 @@ import java.util.Map;
 
 /**
  * M4 (first, last, min, max), the visualization-oriented aggregate. Not commutative. Partial: four
- * doubles, NaN meaning "empty". Result: {@link M4.Result}, or null for an empty window.
+ * doubles, NaN meaning "empty". Result: {@link M4.Result}, or null for an empty window. first and
+ * last are the inputs as given; min and max are those of {@link MinMax} (-0.0 and 0.0 are one
+ * value, a zero min or max is 0.0).
  */
 public final class M4 extends DoubleFunction {
 
@@ -39,8 +41,8 @@ public final class M4 extends DoubleFunction {
   public void lift(double x, long arg, double[] a, int o) {
     a[o] = x;
     a[o + 1] = x;
-    a[o + 2] = x;
-    a[o + 3] = x;
+    a[o + 2] = x + 0.0; // as in MinMax: -0.0 counts as 0.0
+    a[o + 3] = x + 0.0;
   }
 
   @Override

@@ -5,7 +5,8 @@ import io.swag.core.DoubleFunction;
 /**
  * Arithmetic mean ({@code geometric = false}) or geometric mean ({@code geometric = true}, the
  * papers' "geomean": lift takes a logarithm, lower an exponential). Partial: (count, sum) or
- * (count, sum of logs). Commutative, invertible. Empty window: NaN.
+ * (count, sum of logs). Commutative, invertible. Empty window: NaN. A zero mean is 0.0 (lift maps
+ * -0.0 to 0.0, as {@link Sum} does).
  */
 public final class Mean extends DoubleFunction {
   private final boolean geometric;
@@ -27,7 +28,7 @@ public final class Mean extends DoubleFunction {
       throw new IllegalArgumentException("function 'geomean' takes positive numbers, got " + x);
     }
     a[o] = 1;
-    a[o + 1] = geometric ? Math.log(x) : x;
+    a[o + 1] = geometric ? Math.log(x) : x + 0.0; // as in Sum: -0.0 counts as 0.0
   }
 
   @Override

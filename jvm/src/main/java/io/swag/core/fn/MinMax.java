@@ -4,7 +4,9 @@ import io.swag.core.DoubleFunction;
 
 /**
  * Minimum ({@code max = false}) or maximum of doubles. Commutative, not invertible. The identity is
- * NaN (inputs are never NaN), so infinities are ordinary values. Empty window: null / NaN.
+ * NaN (inputs are never NaN), so infinities are ordinary values. Empty window: null / NaN. -0.0 and
+ * 0.0 are one value, as in mincount/maxcount: lift maps -0.0 to 0.0, so a zero result is 0.0
+ * whatever the order (with both zeros kept, the older of the two equal operands would decide).
  */
 public final class MinMax extends DoubleFunction {
   private final boolean max;
@@ -21,7 +23,7 @@ public final class MinMax extends DoubleFunction {
 
   @Override
   public void lift(double x, long arg, double[] a, int o) {
-    a[o] = x;
+    a[o] = x + 0.0; // -0.0 + 0.0 == 0.0; every other x unchanged
   }
 
   @Override

@@ -2,7 +2,10 @@ package io.swag.core.fn;
 
 import io.swag.core.DoubleFunction;
 
-/** Sum of doubles. Commutative, invertible; one double per partial. */
+/**
+ * Sum of doubles. Commutative, invertible; one double per partial. Lift maps -0.0 to 0.0, so that
+ * the identity 0.0 is one for every input and a zero sum is 0.0 whatever the order and grouping.
+ */
 public final class Sum extends DoubleFunction {
   public Sum() {
     super("sum", 1);
@@ -15,7 +18,7 @@ public final class Sum extends DoubleFunction {
 
   @Override
   public void lift(double x, long arg, double[] a, int o) {
-    a[o] = x;
+    a[o] = x + 0.0; // -0.0 + 0.0 == 0.0; every other x unchanged
   }
 
   @Override

@@ -6,7 +6,10 @@ import io.swag.core.DoubleFunction;
  * Sample variance, or sample standard deviation ({@code sqrt = true}). Partial: (count, mean, M2)
  * combined with Chan et al.'s pairwise update, which stays accurate where (count, sum, sum of
  * squares) cancels. Commutative, invertible (Chan's update solved for one part). Fewer than two
- * inputs: NaN.
+ * inputs: NaN. An infinite input makes the result NaN (its lift has M2 = NaN, which every combine
+ * keeps), whatever the order; otherwise an infinity met first would give +infinity and met later
+ * NaN. The term d^2 na nb / n is computed as d (d (na nb / n)), so combining with the identity
+ * (na nb = 0) gives 0 for any finite d and d^2 overflows only when the term itself does.
  */
 public final class Variance extends DoubleFunction {
   private final boolean sqrt;
@@ -27,7 +30,7 @@ public final class Variance extends DoubleFunction {
   public void lift(double x, long arg, double[] a, int o) {
     a[o] = 1;
     a[o + 1] = x;
-    a[o + 2] = 0;
+    a[o + 2] = Double.isInfinite(x) ? Double.NaN : 0;
   }
 
   @Override
@@ -42,7 +45,7 @@ public final class Variance extends DoubleFunction {
     double d = mb - ma;
     a[dst] = n;
     a[dst + 1] = ma + d * (nb / n);
-    a[dst + 2] = qa + qb + d * d * (na * nb / n);
+    a[dst + 2] = qa + qb + d * (d * (na * nb / n));
   }
 
   @Override
@@ -58,7 +61,7 @@ public final class Variance extends DoubleFunction {
     double d = mb - ma;
     a[dst] = nb;
     a[dst + 1] = mb;
-    a[dst + 2] = Math.max(0.0, q - qa - d * d * (na * nb / n));
+    a[dst + 2] = Math.max(0.0, q - qa - d * (d * (na * nb / n)));
   }
 
   @Override
