@@ -11,9 +11,8 @@
 * :func:`aggregate_table` does the same on a ``Table`` of a ``StreamTableEnvironment`` and returns a
   ``Table`` (with a ``rowtime`` attribute = ``window_end - 1``).
 * :func:`register_functions` registers the SQL OVER aggregates (``swag_max``, ``swag_min``,
-  ``swag_sum``, ``swag_first``, ``swag_last``, ``swag_stddev``, ``swag_median``, ``swag_quantile``,
-  ``swag_distinct_count``); on RocksDB or ForSt their frame lives in keyed map state, read and
-  written a few entries per row whatever the frame size.
+  ``swag_first``, ``swag_last``, ``swag_stddev``, ``swag_median``, ``swag_quantile``,
+  ``swag_distinct_count``).
 
 The Java side is ``swag-flink.jar`` (Flink operator + swag-core), added to the environment
 automatically from ``swag/jars/`` of the installed package (``make build`` puts it there) or from

@@ -8,7 +8,7 @@ import org.apache.flink.table.functions.UserDefinedFunction;
 /**
  * Registers swag's SQL functions in a {@link TableEnvironment} (also called by PyFlink's
  * {@code swag.flink.register_functions(t_env)}): the OVER aggregates with retraction
- * {@code swag_max, swag_min, swag_sum, swag_first, swag_last, swag_stddev, swag_median, swag_quantile,
+ * {@code swag_max, swag_min, swag_first, swag_last, swag_stddev, swag_median, swag_quantile,
  * swag_distinct_count}, and the process table function {@code swag_window} ({@link SwagWindowFunction}).
  */
 public final class SwagFunctions {
@@ -19,7 +19,6 @@ public final class SwagFunctions {
     Map<String, UserDefinedFunction> m = new LinkedHashMap<>();
     m.put("swag_max", new SwagOverFunction.Max());
     m.put("swag_min", new SwagOverFunction.Min());
-    m.put("swag_sum", new SwagOverFunction.Sum());
     m.put("swag_first", new SwagOverFunction.First());
     m.put("swag_last", new SwagOverFunction.Last());
     m.put("swag_stddev", new SwagOverFunction.Stddev());

@@ -1,8 +1,5 @@
 package io.swag.flink.table;
 
-import io.swag.core.fn.Functions;
-import java.util.HashMap;
-import java.util.Map;
 import org.apache.flink.table.functions.AggregateFunction;
 
 /**
@@ -10,21 +7,12 @@ import org.apache.flink.table.functions.AggregateFunction;
  * ({@code ROWS/RANGE BETWEEN ... PRECEDING AND CURRENT ROW}), backed by an in-order aggregator
  * ({@link OverAccumulator}): Flink retracts the rows that leave the frame, and retracting the
  * oldest row is O(1) for every function, where Flink's built-in MAX/MIN/FIRST_VALUE... with
- * retraction scan a map view. On a state backend the frame lives in keyed map state and each row
- * reads and writes O(1) entries of it, whatever the frame size. Null inputs are ignored (like the
- * built-ins). Registered by {@link SwagFunctions#register}.
- *
- * <p>Meant for OVER windows, whose operators retract the oldest rows and keep the map state until
- * the whole key is cleaned up. Elsewhere (a GROUP BY over a changelog) retractions of rows other
- * than the oldest wait in the accumulator, and with a state TTL an entry of the frame that was not
- * written for the TTL may expire on its own: an {@link OverStateException}.
+ * retraction scan a map view. Null inputs are ignored (like the built-ins). Registered by
+ * {@link SwagFunctions#register}.
  */
 public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccumulator> {
   private static final long serialVersionUID = 1L;
   private final String function;
-  /** swag-core's function, per quantile rank (NaN: none); built on first use. */
-  private transient Map<Double, io.swag.core.AggregateFunction<?, ?, ?>> cores;
-  private transient io.swag.core.AggregateFunction<?, ?, ?> core;
 
   protected SwagOverFunction(String function) {
     this.function = function;
@@ -35,45 +23,30 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
     return new OverAccumulator(function);
   }
 
-  /** swag-core's function for this accumulator (its rank, for quantiles). */
-  io.swag.core.AggregateFunction<?, ?, ?> core(OverAccumulator acc) {
-    double rank = acc.rank();
-    if (Double.isNaN(rank)) {
-      if (core == null) {
-        core = Functions.byName(function);
-      }
-      return core;
-    }
-    if (cores == null) {
-      cores = new HashMap<>();
-    }
-    return cores.computeIfAbsent(rank, q -> Functions.byName(function, Map.of("rank", q)));
-  }
-
   void add(OverAccumulator acc, Object v) {
     if (v == null) {
       return;
     }
     try {
-      acc.add(core(acc), v);
+      acc.add(v);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("swag_" + function + ": " + e.getMessage(), e);
     }
   }
 
-  void remove(OverAccumulator acc, Object v) {
+  static void remove(OverAccumulator acc, Object v) {
     if (v != null) {
-      acc.retract(core(acc), v);
+      acc.retract(v);
     }
-  }
-
-  Object query(OverAccumulator acc) {
-    return acc.query(core(acc));
   }
 
   /** Resets the accumulator (used by some operators instead of creating a new one). */
   public void resetAccumulator(OverAccumulator acc) {
-    acc.reset();
+    OverAccumulator fresh = new OverAccumulator(function);
+    acc.values.clear();
+    acc.fifo = fresh.fifo;
+    acc.rank = Double.NaN;
+    acc.copyPendingFrom(fresh);
   }
 
   /** A function of one DOUBLE argument returning DOUBLE: max, min, first, last, stddev, median... */
@@ -94,7 +67,7 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
 
     @Override
     public Double getValue(OverAccumulator acc) {
-      Object r = query(acc);
+      Object r = acc.query();
       return r == null ? null : ((Number) r).doubleValue();
     }
   }
@@ -114,15 +87,6 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
 
     public Min() {
       super("min");
-    }
-  }
-
-  /** {@code swag_sum(x)}. */
-  public static final class Sum extends OfDouble {
-    private static final long serialVersionUID = 1L;
-
-    public Sum() {
-      super("sum");
     }
   }
 
@@ -174,8 +138,8 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
       if (rank == null || !(rank >= 0 && rank <= 1)) {
         throw new IllegalArgumentException("swag_quantile: rank must be in [0, 1], got " + rank);
       }
-      if (v != null) {
-        acc.setRankOnce(rank);
+      if (acc.fifo == null) {
+        acc.ensure(rank);
       }
       add(acc, v);
     }
@@ -186,10 +150,7 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
 
     @Override
     public Double getValue(OverAccumulator acc) {
-      if (Double.isNaN(acc.rank())) {
-        return null; // no value yet, so no rank
-      }
-      Object r = query(acc);
+      Object r = acc.query();
       return r == null ? null : ((Number) r).doubleValue();
     }
   }
@@ -220,7 +181,7 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
 
     @Override
     public Long getValue(OverAccumulator acc) {
-      Object r = query(acc);
+      Object r = acc.query();
       return r == null ? 0L : Math.round(((Number) r).doubleValue());
     }
   }

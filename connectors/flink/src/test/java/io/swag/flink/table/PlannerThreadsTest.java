@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -35,9 +38,11 @@ class PlannerThreadsTest {
     tEnv.getConfig().set("table.exec.resource.default-parallelism", "1");
     SwagFunctions.register(tEnv);
     tEnv.createTemporaryView("t", tEnv.fromDataStream(
-        env.fromData(OverFunctionsTest.rows(3, 50), OverFunctionsTest.TYPE),
+        env.fromData(OverFunctionsTest.rows(3, 50),
+            new RowTypeInfo(new TypeInformation<?>[] {Types.STRING, Types.INSTANT, Types.DOUBLE, Types.LONG},
+                new String[] {"k", "ts", "v", "c"})),
         Schema.newBuilder().column("k", "STRING").column("ts", "TIMESTAMP_LTZ(3)").column("v", "DOUBLE")
-            .column("c", "BIGINT").column("id", "BIGINT").watermark("ts", "ts - INTERVAL '0.001' SECOND").build()));
+            .column("c", "BIGINT").watermark("ts", "ts - INTERVAL '0.001' SECOND").build()));
     return tEnv;
   }
 
