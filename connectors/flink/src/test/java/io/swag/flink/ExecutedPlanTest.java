@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.swag.core.plan.ExecutedPlan;
+import io.swag.core.plan.ExplainedPlan;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
 import io.swag.core.plan.QuerySpec;

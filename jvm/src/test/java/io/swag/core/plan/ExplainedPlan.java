@@ -14,10 +14,11 @@ import java.util.regex.Pattern;
 /**
  * Test oracle: the groups as {@link Plan#explain()} prints them (algorithm, fallback tree, min
  * arity, slices, eviction window, range queries), parsed from the text with no use of
- * {@link ExecutedPlan}, and the check that an engine's read-back ran exactly that.
+ * {@link ExecutedPlan}, and the check that an engine's read-back ran exactly that. Shared with the
+ * connectors' tests through swag-core's test jar.
  */
-record ExplainedPlan(List<Group> groups) {
-  record Group(String kind, List<String> windows, String algorithm, String fallbackTree, int minArity,
+public record ExplainedPlan(List<Group> groups) {
+  public record Group(String kind, List<String> windows, String algorithm, String fallbackTree, int minArity,
       long sliceMs, boolean slicing, String evictionWindow, List<String> rangeQueries) {}
 
   private static final Pattern HEAD = Pattern.compile("^group \\d+ \\((time|count) windows: (.*)\\): one aggregator per key$");
@@ -28,7 +29,7 @@ record ExplainedPlan(List<Group> groups) {
   /** The in-order algorithm an in-order plan starts with (Planner: {@code adaptive} is DABA Lite until out of order). */
   private static final Map<String, String> IN_ORDER_START = Map.of("daba_lite", "daba_lite", "adaptive", "daba_lite");
 
-  static ExplainedPlan parse(String explain) {
+  public static ExplainedPlan parse(String explain) {
     List<Group> out = new ArrayList<>();
     String[] lines = explain.split("\n");
     for (int i = 0; i < lines.length; i++) {
@@ -76,7 +77,7 @@ record ExplainedPlan(List<Group> groups) {
    * {@code slicedByEngine}: the engine slices before the aggregator (Spark's pre-aggregation), so the
    * aggregator itself is expected not to slice.
    */
-  void assertExecutedBy(ExecutedPlan executed, boolean slicedByEngine) {
+  public void assertExecutedBy(ExecutedPlan executed, boolean slicedByEngine) {
     assertEquals(groups.size(), executed.groups().size(), "groups, executed: " + executed.describe());
     for (int i = 0; i < groups.size(); i++) {
       Group e = groups.get(i);
