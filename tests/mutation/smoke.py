@@ -40,10 +40,15 @@ MUTATIONS = [
     Mutation("minmax-flip", "max keeps the smaller value: `y > x` flipped to `y < x`",
              CORE + "fn/MinMax.java", "(max ? y > x : y < x)", "(max ? y < x : y < x)"),
     Mutation("variance-drop-term", "Chan's merge loses its cross term d²·na·nb/n",
-             CORE + "fn/Variance.java", "a[dst + 2] = qa + qb + d * d * (na * nb / n);", "a[dst + 2] = qa + qb;"),
+             CORE + "fn/Variance.java", "a[dst + 2] = qa + qb + d * (d * (na * nb / n));", "a[dst + 2] = qa + qb;"),
     Mutation("firstlast-swap", "first/last combine with the operands swapped (older <-> newer)",
              CORE + "fn/FirstLast.java", "a[dst] = last ? (y != y ? x : y) : (x != x ? y : x);",
              "a[dst] = last ? (x != x ? y : x) : (y != y ? x : y);"),
+    Mutation("argmax-tie-newest", "argmin/argmax: a tie takes the newer argument (`>` becomes `>=`)",
+             CORE + "fn/ArgMinMax.java", "src = (max ? y > x : y < x) ? newer : older;",
+             "src = (max ? y >= x : y <= x) ? newer : older;"),
+    Mutation("hll-drop-newer", "hll union keeps only the older sketch",
+             CORE + "fn/Hll.java", "    u.update(older);\n    u.update(newer);", "    u.update(older);"),
     Mutation("bloom-and", "Bloom union as AND instead of OR",
              CORE + "fn/Bloom.java", "a[dst + i] = a[older + i] | a[newer + i];", "a[dst + i] = a[older + i] & a[newer + i];"),
     Mutation("fiba-no-repair-combine", "FiBA: an insert at an existing time skips repairAggs",
@@ -100,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
              f"commit {head}; {platform.node()} ({platform.machine()}), {sys.platform}.\n",
              "| mutation | what it breaks | caught | failing tests (count: first few) |", "|---|---|---|---|"]
     missed = 0
+    for m in chosen:  # every text must still be there before anything slow runs
+        n = (ROOT / m.path).read_text().count(m.old)
+        if n != 1:
+            raise SystemExit(f"{m.name}: the text to mutate occurs {n} times in {m.path} (the code moved: update MUTATIONS)")
     with tempfile.TemporaryDirectory(prefix="swag-mutation-") as d:
         tree = Path(d)
         subprocess.run(f"git archive HEAD | tar -x -C {tree}", shell=True, cwd=ROOT, check=True)
