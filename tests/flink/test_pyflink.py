@@ -9,16 +9,12 @@ import random
 import sys
 
 import pytest
+from engine_guard import require_modules
 
 REQUIRE = os.environ.get("SWAG_REQUIRE_FLINK", "") == "1"
 
-try:
-    import pyflink  # noqa: F401
-except ImportError as e:
-    if REQUIRE:
-        raise ImportError("SWAG_REQUIRE_FLINK=1 (make test) but PyFlink is missing from this Python: "
-                          "`make venv-flink` installs apache-flink==2.3.0 into .venv-flink (Python 3.11)") from e
-    pytest.skip("pyflink is not installed (make venv-flink)", allow_module_level=True)
+require_modules("SWAG_REQUIRE_FLINK", "`make venv-flink` installs apache-flink==2.3.0 into .venv-flink (Python 3.11)",
+                "pyflink")
 
 import swag  # noqa: E402
 import swag.flink  # noqa: E402

@@ -9,15 +9,10 @@ from __future__ import annotations
 import os
 
 import pytest
+from engine_guard import require_modules
 
 REQUIRE = os.environ.get("SWAG_REQUIRE_SPARK", "") == "1"
-try:
-    import pyspark  # noqa: F401
-except ImportError as e:
-    if REQUIRE:
-        raise ImportError("SWAG_REQUIRE_SPARK=1 (make test) but PySpark is missing from this Python: "
-                          "`make venv` installs pyspark==4.3.0 into .venv (Python 3.11)") from e
-    pytest.skip("pyspark is not installed (make venv)", allow_module_level=True)
+require_modules("SWAG_REQUIRE_SPARK", "`make venv` installs pyspark==4.3.0 into .venv (Python 3.11)", "pyspark")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

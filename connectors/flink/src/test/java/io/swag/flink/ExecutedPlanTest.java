@@ -1,12 +1,12 @@
 package io.swag.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.swag.core.plan.ExecutedPlan;
 import io.swag.core.plan.ExplainedPlan;
 import io.swag.core.plan.Plan;
+import io.swag.core.plan.PlanCases;
 import io.swag.core.plan.Planner;
 import io.swag.core.plan.QuerySpec;
 import io.swag.core.plan.WindowSpec;
@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -40,7 +39,6 @@ import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -60,45 +58,6 @@ class ExecutedPlanTest {
       .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
       .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
-  private static QuerySpec.Builder query(String order) {
-    return QuerySpec.builder().key("k").time("ts").order(order);
-  }
-
-  /** Name, query, and the planner rule the query is meant to exercise (checked on the explain text). */
-  static Stream<Arguments> queries() {
-    return Stream.of(
-        Arguments.of("in_order", query("in_order").window(WindowSpec.time(1000, 100).name("w")
-            .aggregate("mx", "max", "v")).build(), "daba_lite"),
-        Arguments.of("unknown", query("unknown").window(WindowSpec.time(1000, 100).name("w")
-            .aggregate("mx", "max", "v")).build(), "adaptive"),
-        Arguments.of("out_of_order", query("out_of_order").window(WindowSpec.time(1000, 100).name("w")
-            .aggregate("mx", "max", "v").aggregate("sd", "stddev", "v")).build(), "bfiba4"),
-        Arguments.of("shared_tree", query("out_of_order").window(WindowSpec.time(500, 100).name("short")
-            .aggregate("mx", "max", "v")).window(WindowSpec.time(2000, 100).name("long")
-            .aggregate("mx_long", "max", "v")).build(), "range"),
-        Arguments.of("sliced", query("out_of_order").window(WindowSpec.time(60_000, 20_000).name("m1")
-            .aggregate("mx", "max", "v")).window(WindowSpec.time(120_000, 20_000).name("m2")
-            .aggregate("s", "sum", "v")).build(), "sliced"),
-        Arguments.of("sliced_expensive", query("in_order").window(WindowSpec.time(10_000, 2_000).name("h")
-            .aggregate("u", "hll", "v")).build(), "bfiba2"),
-        Arguments.of("count", query("in_order").window(WindowSpec.time(1000, 100).name("w")
-            .aggregate("mx", "max", "v")).window(WindowSpec.count(5, 1).name("c5").aggregate("s", "sum", "v"))
-            .window(WindowSpec.count(4, 2).name("c4").aggregate("mx4", "max", "v")).build(), "count"));
-  }
-
-  /** Asserts that the explained plan has the feature the query is meant to exercise. */
-  static void assertExercises(ExplainedPlan e, String rule) {
-    ExplainedPlan.Group g = e.groups().get(0);
-    switch (rule) {
-      case "range" -> assertFalse(g.rangeQueries().isEmpty(), "range queries: " + e);
-      case "sliced" -> assertTrue(g.slicing() && g.sliceMs() == 20_000 && g.rangeQueries().size() == 1, "sliced: " + e);
-      case "bfiba2" -> assertTrue(g.algorithm().equals("bfiba2") && g.slicing() && g.sliceMs() == 2_000, "" + e);
-      case "count" -> assertEquals(List.of("time", "count", "count"), e.groups().stream().map(ExplainedPlan.Group::kind)
-          .toList(), "" + e);
-      default -> assertEquals(rule, g.algorithm(), "" + e);
-    }
-  }
-
   /** Rows (k, ts, v, id, wm) over 3 keys and 200 s of event time, the watermark 1 s behind; in order or a little shuffled. */
   static List<Row> rows(boolean inOrder) {
     Random r = new Random(3);
@@ -113,10 +72,10 @@ class ExecutedPlanTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("queries")
+  @MethodSource("io.swag.core.plan.PlanCases#queries")
   void operatorRunsTheExplainedPlan(String name, QuerySpec spec, String rule) throws Exception {
     ExplainedPlan explained = ExplainedPlan.parse(Planner.plan(spec).explain());
-    assertExercises(explained, rule);
+    PlanCases.assertExercises(explained, rule);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
     DataStream<Row> in = env.fromData(rows(!spec.order().equals("out_of_order")), TestStreams.TYPE).setParallelism(1)
@@ -147,10 +106,10 @@ class ExecutedPlanTest {
 
   @Test
   void sqlFunctionPublishesItsExecutedPlan() throws Exception {
-    QuerySpec spec = query("out_of_order").window(WindowSpec.time(60_000, 20_000).name("m1").aggregate("mx", "max", "v"))
+    QuerySpec spec = PlanCases.query("out_of_order").window(WindowSpec.time(60_000, 20_000).name("m1").aggregate("mx", "max", "v"))
         .window(WindowSpec.time(120_000, 20_000).name("m2").aggregate("s", "sum", "v")).build();
     ExplainedPlan explained = ExplainedPlan.parse(Planner.plan(spec).explain());
-    assertExercises(explained, "sliced");
+    PlanCases.assertExercises(explained, "sliced");
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
     StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);

@@ -8,10 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -22,45 +20,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * follows its aggregator (an adaptive key switching to its tree).
  */
 class ExecutedPlanTest {
-  private static QuerySpec.Builder query(String order) {
-    return QuerySpec.builder().key("k").time("ts").order(order);
-  }
-
-  /** Name, query, and the planner rule the query is meant to exercise (checked on the explain text). */
-  static Stream<Arguments> queries() {
-    return Stream.of(
-        Arguments.of("in_order", query("in_order").window(WindowSpec.time(1000, 100).name("w")
-            .aggregate("mx", "max", "v")).build(), "daba_lite"),
-        Arguments.of("unknown", query("unknown").window(WindowSpec.time(1000, 100).name("w")
-            .aggregate("mx", "max", "v")).build(), "adaptive"),
-        Arguments.of("out_of_order", query("out_of_order").window(WindowSpec.time(1000, 100).name("w")
-            .aggregate("mx", "max", "v").aggregate("sd", "stddev", "v")).build(), "bfiba4"),
-        Arguments.of("shared_tree", query("out_of_order").window(WindowSpec.time(500, 100).name("short")
-            .aggregate("mx", "max", "v")).window(WindowSpec.time(2000, 100).name("long")
-            .aggregate("mx_long", "max", "v")).build(), "range"),
-        Arguments.of("sliced", query("out_of_order").window(WindowSpec.time(60_000, 20_000).name("m1")
-            .aggregate("mx", "max", "v")).window(WindowSpec.time(120_000, 20_000).name("m2")
-            .aggregate("s", "sum", "v")).build(), "sliced"),
-        Arguments.of("sliced_expensive", query("in_order").window(WindowSpec.time(10_000, 2_000).name("h")
-            .aggregate("u", "hll", "v")).build(), "bfiba2"),
-        Arguments.of("count", query("in_order").window(WindowSpec.time(1000, 100).name("w")
-            .aggregate("mx", "max", "v")).window(WindowSpec.count(5, 1).name("c5").aggregate("s", "sum", "v"))
-            .window(WindowSpec.count(4, 2).name("c4").aggregate("mx4", "max", "v")).build(), "count"));
-  }
-
-  /** Asserts that the explained plan has the feature the query is meant to exercise. */
-  static void assertExercises(ExplainedPlan e, String rule) {
-    ExplainedPlan.Group g = e.groups().get(0);
-    switch (rule) {
-      case "range" -> assertFalse(g.rangeQueries().isEmpty(), "range queries: " + e);
-      case "sliced" -> assertTrue(g.slicing() && g.sliceMs() == 20_000 && g.rangeQueries().size() == 1, "sliced: " + e);
-      case "bfiba2" -> assertTrue(g.algorithm().equals("bfiba2") && g.slicing() && g.sliceMs() == 2_000, "" + e);
-      case "count" -> assertEquals(List.of("time", "count", "count"), e.groups().stream().map(ExplainedPlan.Group::kind)
-          .toList(), "" + e);
-      default -> assertEquals(rule, g.algorithm(), "" + e);
-    }
-  }
-
   /** Rows (k, ts, v) over 3 keys, 100 s of event time; shuffled a little unless {@code inOrder}. */
   static List<Object[]> rows(boolean inOrder) {
     Random r = new Random(3);
@@ -75,11 +34,11 @@ class ExecutedPlanTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("queries")
+  @MethodSource("io.swag.core.plan.PlanCases#queries")
   void localExecutorRunsTheExplainedPlan(String name, QuerySpec spec, String rule) {
     Plan plan = Planner.plan(spec);
     ExplainedPlan explained = ExplainedPlan.parse(plan.explain());
-    assertExercises(explained, rule);
+    PlanCases.assertExercises(explained, rule);
     LocalExecutor ex = new LocalExecutor(plan, List.of("k", "ts", "v"));
     for (Object[] row : rows(!spec.order().equals("out_of_order"))) {
       ex.process(row);
@@ -94,7 +53,7 @@ class ExecutedPlanTest {
 
   @Test
   void aKeysReadBackFollowsItsAggregator() {
-    QuerySpec spec = query("unknown").window(WindowSpec.time(1000, 100).name("w").aggregate("mx", "max", "v")).build();
+    QuerySpec spec = PlanCases.query("unknown").window(WindowSpec.time(1000, 100).name("w").aggregate("mx", "max", "v")).build();
     WindowGroup g = WindowGroup.timeGroups(Planner.plan(spec), List.of("k", "ts", "v"), false).get(0);
     KeyWindows kw = g.newKey(false, false);
     KeyWindows.WindowOutput none = (w, s, e, r) -> { };
@@ -116,7 +75,7 @@ class ExecutedPlanTest {
 
   @Test
   void aSlicedKeyReportsItsSliceWidth() {
-    QuerySpec spec = query("out_of_order").window(WindowSpec.time(60_000, 20_000).name("m")
+    QuerySpec spec = PlanCases.query("out_of_order").window(WindowSpec.time(60_000, 20_000).name("m")
         .aggregate("mx", "max", "v")).build();
     Plan plan = Planner.plan(spec);
     WindowGroup g = WindowGroup.timeGroups(plan, List.of("k", "ts", "v"), false).get(0);
