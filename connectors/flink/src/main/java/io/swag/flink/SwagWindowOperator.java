@@ -18,7 +18,6 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.metrics.Counter;
@@ -51,8 +50,8 @@ import org.slf4j.LoggerFactory;
  * output with the reason.
  *
  * <p>Fault tolerance: the trees stay on the heap. At a checkpoint, the keys changed since the last
- * one are written to keyed state (one {@code byte[]} per key: entries as (time, encoded partial),
- * oldest first); on restore every key of the subtask's key groups is rebuilt by one bulk load.
+ * one are written to keyed state (one {@code byte[]} per key: the retained input rows as (time,
+ * {@link io.swag.core.plan.RowCodec} bytes), oldest first, {@link KeyWindowsIO}); on restore every key of the subtask's key groups is rebuilt by one bulk load.
  * Rescaling works because the state is ordinary keyed state (redistributed by key group), and the
  * timers are Flink's. The watermark is kept in union operator state (restored as the minimum), so a
  * record replayed after a restore is judged late exactly as before the failure.
@@ -74,7 +73,6 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
 
   private final String planJson;
   private final String[] fieldNames;
-  private final TypeSerializer<Row> inputSerializer;
   private final OutputTag<Row> lateTag;
   private final OutputTag<Row> rejectedTag;
 
@@ -134,11 +132,9 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
   }
 
-  SwagWindowOperator(String planJson, String[] fieldNames, TypeSerializer<Row> inputSerializer,
-      OutputTag<Row> lateTag, OutputTag<Row> rejectedTag) {
+  SwagWindowOperator(String planJson, String[] fieldNames, OutputTag<Row> lateTag, OutputTag<Row> rejectedTag) {
     this.planJson = planJson;
     this.fieldNames = fieldNames.clone();
-    this.inputSerializer = inputSerializer;
     this.lateTag = lateTag;
     this.rejectedTag = rejectedTag;
   }
@@ -448,13 +444,5 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     for (int c = 0; c < nc; c++) {
       s.count[c].read(in);
     }
-  }
-
-  static long satAdd(long a, long b) {
-    long r = a + b;
-    if (((a ^ r) & (b ^ r)) < 0) {
-      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-    }
-    return r;
   }
 }

@@ -13,7 +13,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.ArrayType;
@@ -372,9 +371,5 @@ final class Layout implements Serializable {
   /** The plan, rebuilt from its JSON on an executor. */
   Plan plan() {
     return Plan.fromJson(planJson);
-  }
-
-  static Map<String, Object> none() {
-    return Map.of();
   }
 }

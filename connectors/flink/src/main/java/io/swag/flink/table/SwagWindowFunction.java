@@ -50,8 +50,8 @@ import org.slf4j.LoggerFactory;
  * emitted as a row with {@code window = 'late'} and {@code window_start = window_end = } its time.
  *
  * <p>State: per partition the {@link KeyWindows} on the heap in a RAW state field (no serialization
- * per record with the hashmap backend); its serializer writes entries as (time, encoded partial)
- * and restores by a bulk load. Count windows are not supported here (use the DataStream API).
+ * per record with the hashmap backend); its serializer writes the retained input rows as (time, encoded row)
+ * ({@link io.swag.flink.KeyWindowsIO}) and restores by a bulk load. Count windows are not supported here (use the DataStream API).
  *
  * <p>What it runs: when a query is compiled (its first row), the function reads back its plan from
  * aggregators made as each partition's are ({@link ExecutedPlan}) and publishes it as the string
