@@ -35,18 +35,18 @@ public final class SwagRelationPlugin implements RelationPlugin {
   @Override
   public Optional<LogicalPlan> transform(byte[] relation, SparkConnectPlanner planner) {
     SwagPayload.AnyMessage any = SwagPayload.parseAny(relation);
-    SparkSession session = planner.session();
     switch (any.typeUrl()) {
       case SwagPayload.AGGREGATE_TYPE -> {
         SwagPayload.Aggregate a = SwagPayload.parseAggregate(any.value());
         LogicalPlan child = planner.transformRelation(parseRelation(a.input()));
-        Dataset<Row> input = Dataset.ofRows(session, child);
+        Dataset<Row> input = Dataset.ofRows(planner.session(), child);
         org.apache.spark.sql.Dataset<Row> out = SwagSpark.aggregate(input, a.queryJson(), a.optionsJson());
         return Optional.of(((Dataset<Row>) out).logicalPlan());
       }
       case SwagPayload.EXECUTED_PLAN_TYPE -> {
         String text = SwagSpark.executedPlan(SwagPayload.parseExecutedPlan(any.value()));
         Column plan = functions.lit(text).cast(DataTypes.StringType).alias("plan");
+        SparkSession session = planner.session();
         return Optional.of(((Dataset<Row>) session.range(1).select(plan)).logicalPlan());
       }
       default -> {
