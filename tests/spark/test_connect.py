@@ -292,3 +292,15 @@ def test_readme_quick_start_over_connect(connect_server, tmp_path):
     assert got == want
     assert all(r["p95"] <= r["top"] for r in result["rows"])
     assert 0 < result["streamed"] <= len(want)  # the stream's final windows (those its watermark closed)
+
+
+def test_session_remote_sets_the_conf_and_refuses_a_static_one(connect_server, connect):
+    s = swag.spark.session(remote=connect_server.url, shuffle_partitions=3)
+    assert s is connect  # getOrCreate: the process's Connect session
+    assert s.conf.get(swag.spark.PROVIDER_CONF) == swag.spark.ROCKSDB
+    assert s.conf.get("spark.sql.shuffle.partitions") == "3"
+    assert s.conf.get("spark.sql.session.timeZone") == "UTC"
+    with pytest.raises(swag.spark.SparkConnectUnsupported) as e:
+        swag.spark.session(remote=connect_server.url, shuffle_partitions=2, conf={"spark.jars": "/tmp/x.jar"})
+    assert "spark.jars" in str(e.value) and "connect_server_command" in str(e.value)
+    assert s.conf.get("spark.sql.shuffle.partitions") == "2"
