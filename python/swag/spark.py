@@ -21,7 +21,9 @@ rows, options, late/rejected rows and observed metrics are those of a classic se
 must be started with the swag jars and the plugin (:func:`connect_server_command` prints the
 command; nothing here starts a server). Over Connect, :func:`aggregate` sets the RocksDB state
 store provider in the session's conf for a streaming input if it is not set (the server may also
-be started with it). See docs/spark.md, "Spark Connect".
+be started with it). PySpark's Connect client gives ``lastProgress["observedMetrics"]["swag"]``
+as ``Row(values=[..], schema={..})``; :func:`observed_metrics` reads the counts from either client.
+See docs/spark.md, "Spark Connect".
 """
 
 from __future__ import annotations
