@@ -14,13 +14,22 @@ function refuses) are never dropped silently: they are counted in the streaming 
 ``late="keep"``, returned as rows with ``swag_kind`` = ``"late"``/``"rejected"``, ``swag_record``
 and ``swag_reason`` (use :func:`split` to route them to a side table).
 
-Spark Connect is not supported yet: the operator is a JVM ``StatefulProcessor``, reached through
-``DataFrame._jdf``, which Spark Connect DataFrames do not have (:class:`SparkConnectUnsupported`).
+The same calls work on a Spark Connect DataFrame or session (``SparkSession.builder.remote(...)``,
+batch and streaming): :func:`aggregate` then sends a ``swag.Aggregate`` relation that the server's
+plugin ``io.swag.spark.connect.SwagRelationPlugin`` plans with the same ``SwagSpark`` code, so the
+rows, options, late/rejected rows and observed metrics are those of a classic session. The server
+must be started with the swag jars and the plugin (:func:`connect_server_command` prints the
+command; nothing here starts a server). Over Connect, :func:`aggregate` sets the RocksDB state
+store provider in the session's conf for a streaming input if it is not set (the server may also
+be started with it). PySpark's Connect client gives ``lastProgress["observedMetrics"]["swag"]``
+as ``Row(values=[..], schema={..})``; :func:`observed_metrics` reads the counts from either client.
+See docs/spark.md, "Spark Connect".
 """
 
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -36,8 +45,14 @@ PROVIDER_CONF = "spark.sql.streaming.stateStore.providerClass"
 JARS_DIR = Path(__file__).resolve().parent / "jars"
 
 
+PLUGIN_CONF = "spark.connect.extensions.relation.classes"
+PLUGIN_CLASS = "io.swag.spark.connect.SwagRelationPlugin"
+
+
 class SparkConnectUnsupported(SwagError):
-    """The DataFrame or session is a Spark Connect one; swag needs a classic (JVM) session."""
+    """A setting that cannot be made from a Spark Connect client: a static conf (``spark.jars``,
+    ``spark.master``, ...) in ``session(remote=..., conf=...)`` belongs to the server's start
+    command (:func:`connect_server_command`). Everything else in this module works on Connect."""
 
 
 def jars() -> list[Path]:
@@ -56,12 +71,31 @@ def jars() -> list[Path]:
 CHANGELOG_CONF = "spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled"
 
 
+def connect_server_command(master: str = "local[2]", conf: dict[str, str] | None = None) -> str:
+    """The shell command that starts a Spark Connect server able to run swag: the installed
+    pyspark's ``sbin/start-connect-server.sh`` with the swag jars (``--jars``), the swag plugin
+    (``spark.connect.extensions.relation.classes``) and the RocksDB state store provider. Add
+    settings in ``conf`` (e.g. ``spark.connect.grpc.binding.port``). Nothing is started: run it
+    (``SPARK_PID_DIR``/``SPARK_LOG_DIR`` choose where its pid and log go; ``stop-connect-server.sh``
+    stops it), then connect with ``SparkSession.builder.remote("sc://host:15002").getOrCreate()``.
+    """
+    import pyspark
+
+    script = Path(pyspark.__file__).resolve().parent / "sbin" / "start-connect-server.sh"
+    settings = {PLUGIN_CONF: PLUGIN_CLASS, PROVIDER_CONF: ROCKSDB, **(conf or {})}
+    parts = [str(script), "--master", master, "--jars", ",".join(str(p) for p in jars())]
+    for k, v in settings.items():
+        parts += ["--conf", f"{k}={v}"]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
 def session(
     app_name: str = "swag",
     master: str = "local[2]",
     *,
     shuffle_partitions: int = 4,
     conf: dict[str, str] | None = None,
+    remote: str | None = None,
 ) -> SparkSession:
     """A SparkSession with the swag jars and the RocksDB state store (needed by transformWithState).
     Pass more settings in ``conf``, e.g. ``{CHANGELOG_CONF: "true"}`` (RocksDB changelog
@@ -70,7 +104,14 @@ def session(
 
     ``spark.jars`` only takes effect when a process creates its first SparkContext: if one is
     already running without the swag jars, this raises :class:`swag.SwagSetupError` with what to do.
+
+    ``remote="sc://host:port"``: a Spark Connect session instead (``app_name`` and ``master`` do
+    not apply: the server's do; the jars must be on the server, see :func:`connect_server_command`),
+    with the RocksDB provider, ``shuffle_partitions``, UTC and ``conf`` set in its session conf;
+    raises :class:`swag.SwagSetupError` with the server command if the server lacks the plugin.
     """
+    if remote is not None:
+        return _connect_session(remote, shuffle_partitions, conf)
     from pyspark.sql import SparkSession
 
     active = SparkSession.getActiveSession()
@@ -94,14 +135,42 @@ def session(
     return spark
 
 
+def _connect_session(remote: str, shuffle_partitions: int, conf: dict[str, str] | None) -> SparkSession:
+    from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+    spark = ConnectSession.builder.remote(remote).getOrCreate()
+    check_session(spark)
+    settings = {
+        PROVIDER_CONF: ROCKSDB,
+        "spark.sql.shuffle.partitions": str(shuffle_partitions),
+        "spark.sql.session.timeZone": "UTC",
+        **(conf or {}),
+    }
+    for k, v in settings.items():
+        try:
+            spark.conf.set(k, v)
+        except Exception as e:
+            if k == PROVIDER_CONF:
+                raise SwagSetupError(
+                    f"this Spark Connect server refused {PROVIDER_CONF}={ROCKSDB} ({e}); start it with the "
+                    "setting:\n  " + connect_server_command()
+                ) from None
+            raise SparkConnectUnsupported(
+                f"{k} cannot be set on a Spark Connect session ({e}); pass it to the server: "
+                f"connect_server_command(conf={{{k!r}: {v!r}}})"
+            ) from None
+    return spark
+
+
 def check_session(spark: SparkSession) -> None:
-    """Raises a clear error if the session cannot run swag (Spark Connect, or the jars are missing)."""
-    if not hasattr(spark, "_jvm") or _is_connect(spark):
-        raise SparkConnectUnsupported(
-            "swag.spark needs a classic SparkSession (py4j); Spark Connect sessions have no JVM "
-            "(PySpark raises [JVM_ATTRIBUTE_NOT_SUPPORTED] for `_jdf`). Create the session with "
-            "swag.spark.session() or SparkSession.builder without .remote()."
-        )
+    """Raises a clear error if the session cannot run swag: the swag jars are missing (classic), or
+    the Spark Connect server has not the swag plugin (:class:`swag.SwagSetupError` with the command
+    to start one; a Connect session costs one analysis round trip, no job)."""
+    if _is_connect(spark):
+        from . import _spark_connect
+
+        _spark_connect.check(spark)
+        return
     try:
         cls = spark._jvm.java.lang.Class.forName(
             "io.swag.spark.SwagSpark", True, spark._jvm.Thread.currentThread().getContextClassLoader()
@@ -155,17 +224,8 @@ def aggregate(
       handing them on (default: as many as fit in 32 MB, from 64 to 65,536; 8,192 when a function
       keeps a sketch, hll or kll): the map side's memory bound on long partitions.
     """
-    if _is_connect(df) or not hasattr(df, "_jdf"):
-        raise SparkConnectUnsupported(
-            "swag.spark.aggregate needs a classic PySpark DataFrame; Spark Connect DataFrames have no "
-            "`_jdf` ([JVM_ATTRIBUTE_NOT_SUPPORTED]). Spark Connect is not supported yet."
-        )
-    from pyspark.sql import DataFrame as PyDataFrame
-
     q = query if isinstance(query, Query) else Query.from_json(query)
     q.validate()
-    spark = df.sparkSession
-    check_session(spark)
     options: dict[str, Any] = {"output_mode": output_mode, "late": late, "metrics_name": metrics_name}
     if watermark_delay is not None:
         options["watermark_delay_ms"] = to_ms(watermark_delay, "watermark_delay")
@@ -175,6 +235,14 @@ def aggregate(
         options["preaggregate"] = preaggregate
     if preaggregate_slots is not None:
         options["preaggregate_slots"] = preaggregate_slots
+    if _is_connect(df):
+        from . import _spark_connect
+
+        return _spark_connect.aggregate(df, q.to_json(), json.dumps(options))
+    from pyspark.sql import DataFrame as PyDataFrame
+
+    spark = df.sparkSession
+    check_session(spark)
     try:
         jdf = spark._jvm.io.swag.spark.SwagSpark.aggregate(df._jdf, q.to_json(), json.dumps(options))
     except Exception as e:
@@ -192,15 +260,43 @@ def executed_plan(spark: SparkSession, metrics_name: str = "swag") -> dict[str, 
     ``eviction_window`` and ``range_query_windows`` (query window indices). ``engine``: ``mode``
     (``stream`` or ``batch``), ``preaggregate`` (the operator's input are slices combined before the
     shuffle) and ``preaggregate_slice_ms`` (their width; 0 if none were made).
+
+    On Spark Connect it is read on the server (a ``swag.ExecutedPlan`` relation), whose record is
+    per metrics name for the whole server: give concurrent sessions' queries distinct names.
     """
-    check_session(spark)
-    text = spark._jvm.io.swag.spark.SwagSpark.executedPlan(metrics_name)
+    if _is_connect(spark):
+        from . import _spark_connect
+
+        text = _spark_connect.executed_plan(spark, metrics_name)
+    else:
+        check_session(spark)
+        text = spark._jvm.io.swag.spark.SwagSpark.executedPlan(metrics_name)
     return None if text is None else json.loads(text)
+
+
+def observed_metrics(progress: Any, name: str = "swag") -> dict[str, int] | None:
+    """The counts ``late``, ``rejected`` and ``windows`` of one streaming progress
+    (``query.lastProgress`` or an item of ``recentProgress``), or ``None`` if it has none.
+
+    Classic PySpark gives ``progress["observedMetrics"][name]`` as ``Row(late=.., rejected=..,
+    windows=..)``; PySpark 4.3's Spark Connect client gives the server's JSON of that row as
+    ``Row(values=[..], schema={..})``: this reads either.
+    """
+    m = (progress.get("observedMetrics") or {}).get(name) if progress else None
+    if m is None:
+        return None
+    d = m.asDict() if hasattr(m, "asDict") else dict(m)
+    if set(d) == {"values", "schema"}:
+        d = dict(zip((f["name"] for f in d["schema"]["fields"]), d["values"]))
+    return {k: int(v) for k, v in d.items()}
 
 
 def split(df: DataFrame) -> tuple[DataFrame, DataFrame]:
     """Splits the output of ``aggregate(..., late="keep")`` into (window rows, late/rejected rows)."""
-    from pyspark.sql import functions as F
+    if _is_connect(df):  # pyspark.sql.functions gives classic columns in a process with a classic session
+        from pyspark.sql.connect import functions as F
+    else:
+        from pyspark.sql import functions as F
 
     kinds = ["swag_kind", "swag_record", "swag_reason"]
     windows = df.filter(F.col("swag_kind") == "window").drop(*kinds)

@@ -46,3 +46,37 @@ def stream_run(spark, tmp_path_factory):
 
     root = str(tmp_path_factory.mktemp("spark-stream"))
     return lambda seed, pre=False: _stream_run(spark, root, seed, pre)
+
+
+@pytest.fixture(scope="session")
+def connect_server(tmp_path_factory):
+    """One Spark Connect server for the suite, started with the command swag.spark prints
+    (connect_server_command: the swag jars, the plugin, RocksDB) on 127.0.0.1 and a free port."""
+    import swag.spark
+    from connect_server import free_port, start, stop
+    from engine_guard import require_modules
+
+    require_modules("SWAG_REQUIRE_SPARK", "`make venv` installs the spark extra (grpcio, grpcio-status, "
+                    "googleapis-common-protos, zstandard)", "grpc", "grpc_status", "google.rpc", "zstandard")
+    port = free_port()
+    command = swag.spark.connect_server_command(conf={
+        "spark.connect.grpc.binding.address": "127.0.0.1",
+        "spark.connect.grpc.binding.port": str(port),
+        "spark.ui.enabled": "false",
+        "spark.sql.shuffle.partitions": "2",
+        "spark.sql.session.timeZone": "UTC",
+    }) + " --driver-memory 1g"
+    server = start(tmp_path_factory.mktemp("connect-server"), command, port=port)
+    yield server
+    stop(server)
+
+
+@pytest.fixture(scope="session")
+def connect(connect_server):
+    """A Spark Connect session on the suite's server (pyspark.sql.connect's builder: the classic
+    builder refuses .remote() once this process runs a classic SparkContext)."""
+    from pyspark.sql.connect.session import SparkSession as ConnectSession
+
+    s = ConnectSession.builder.remote(connect_server.url).create()
+    yield s
+    s.stop()
