@@ -56,6 +56,15 @@ public interface AggregateFunction<IN, ACC, OUT> {
   }
 
   /**
+   * The type of {@link #lower}'s results as the engines' output columns hold them. Read for
+   * user-defined functions (function {@code udaf} of a query, {@link io.swag.core.fn.UserFunctions}),
+   * whose results are converted to it; the built-in functions' column types are the engines'.
+   */
+  default ResultType resultType() {
+    return ResultType.STRING;
+  }
+
+  /**
    * A store of partial aggregates for this function, addressed by slot. The default boxes every
    * partial as an object; built-in numeric functions override it with primitive stores.
    */

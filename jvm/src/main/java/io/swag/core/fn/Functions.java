@@ -17,7 +17,7 @@ public final class Functions {
 
   private static final List<String> NAMES = List.of("sum", "count", "mean", "geomean", "stddev", "variance",
       "min", "max", "argmin", "argmax", "mincount", "maxcount", "first", "last", "collect", "m4", "bloom",
-      "countmin", "hll", "kll", "quantile", "median");
+      "countmin", "hll", "kll", "quantile", "median", UserFunctions.FUNCTION);
 
   /** All names accepted by {@link #byName}. */
   public static List<String> names() {
@@ -35,6 +35,9 @@ public final class Functions {
     }
     Map<String, ?> o = options == null ? Collections.emptyMap() : options;
     String n = name.trim().toLowerCase(java.util.Locale.ROOT);
+    if (n.equals(UserFunctions.FUNCTION)) {
+      return UserFunctions.load(o, null);
+    }
     Set<String> allowed = new TreeSet<>();
     AggregateFunction<?, ?, ?> f;
     switch (n) {

@@ -53,6 +53,9 @@ public final class AggregateSpec {
 
   /** A new instance of the function (O(1), or the sketch's setup). */
   public AggregateFunction<?, ?, ?> create() {
+    if (io.swag.core.fn.UserFunctions.FUNCTION.equals(function)) {
+      return io.swag.core.fn.UserFunctions.load(options, column);
+    }
     return Functions.byName(function, options);
   }
 

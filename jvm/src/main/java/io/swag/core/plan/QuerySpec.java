@@ -30,7 +30,7 @@ public final class QuerySpec {
   /** Output names reserved for the row layout. */
   public static final List<String> RESERVED = List.of("window", "window_start", "window_end");
   /** Functions that take any input type; every other built-in function needs numbers. */
-  static final Set<String> ANY_TYPE = Set.of("count", "collect", "bloom", "countmin", "hll");
+  static final Set<String> ANY_TYPE = Set.of("count", "collect", "bloom", "countmin", "hll", "udaf");
 
   private static final List<String> FIELDS = List.of("version", "key", "time", "lateness_ms", "order", "emit",
       "columns", "windows");
