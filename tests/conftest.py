@@ -67,3 +67,12 @@ def sample_rows() -> list[dict[str, str]]:
     """The sample's rows as dicts (independent of swag.demo's reader)."""
     with gzip.open(SAMPLE, "rb") as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as f:
         return list(csv.DictReader(f))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The example user-defined functions' jar goes on swag's class path before any test starts a
+    JVM (the local JVM's class path is fixed once started; swag.spark.session and swag.flink pass
+    the jar on to the engines)."""
+    from udaf_cases import register
+
+    register()

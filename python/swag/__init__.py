@@ -42,8 +42,11 @@ from .aggregates import (
     quantile,
     stddev,
     sum,
+    udaf,
     variance,
 )
+from ._jvm import add_jars
+from ._laws import check_udaf
 from .errors import (
     EmptyWindowError,
     IncompatibleFunctionError,
@@ -91,6 +94,9 @@ __all__ = [
     "Aggregate",
     "run",
     "RunResult",
+    "udaf",
+    "add_jars",
+    "check_udaf",
     # max, min and sum are left out: `from swag import *` must not shadow the built-ins
     "count",
     "mean",

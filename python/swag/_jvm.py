@@ -48,6 +48,42 @@ _BUILD_HINT = (
 
 _lock = threading.Lock()
 _ready = False
+_user_jars: list[Path] = []
+
+
+def add_jars(*paths: str | os.PathLike[str]) -> None:
+    """Puts jars with user-defined functions (``swag.udaf``) on swag's class path: the local JVM's,
+    and the jars :func:`swag.spark.session` and :mod:`swag.flink` give the engines. Call it before
+    the first query: the local JVM's class path is fixed once it has started (then this raises
+    :class:`SwagSetupError`, unless the jars are already on it)."""
+    new = []
+    for p in paths:
+        path = Path(p).expanduser().resolve()
+        if not path.is_file():
+            raise SwagSetupError(f"add_jars: no jar file at {path}")
+        if path not in _user_jars:
+            new.append(path)
+    if not new:
+        return
+    with _lock:
+        if jpype.isJVMStarted():
+            on = set(str(classpath_now()).split(os.pathsep))
+            missing = [str(p) for p in new if str(p) not in on]
+            if missing:
+                raise SwagSetupError(
+                    f"add_jars({', '.join(missing)}): the JVM has already started, so its class path is fixed; "
+                    "call swag.add_jars(...) before the first query or aggregator of this process"
+                )
+        _user_jars.extend(new)
+
+
+def user_jars() -> list[Path]:
+    """The jars given to :func:`add_jars`, in order."""
+    return list(_user_jars)
+
+
+def classpath_now() -> str:
+    return str(jpype.JClass("java.lang.System").getProperty("java.class.path"))
 
 
 def find_jars(jars_dir: Path | None = None) -> list[Path]:
@@ -99,7 +135,7 @@ def ensure_started() -> None:
         if jpype.isJVMStarted():
             _probe("the JVM was already started (by JPype elsewhere in this process) but")
         else:
-            jars = find_jars()
+            jars = find_jars() + _user_jars
             args = shlex.split(os.environ.get(JVM_ARGS_ENV, ""))
             try:
                 jpype.startJVM(*args, classpath=[str(j) for j in jars], convertStrings=True)

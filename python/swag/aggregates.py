@@ -47,6 +47,7 @@ __all__ = [
     "quantile",
     "median",
     "kll",
+    "udaf",
 ]
 
 
@@ -203,3 +204,15 @@ def median(column: str, k: int | None = None) -> Aggregate:
 def kll(column: str, k: int | None = None) -> Aggregate:
     """A KLL quantile sketch of the values (a :class:`swag.KllQuantiles`)."""
     return Aggregate("kll", column, _opts(k=k))
+
+
+def udaf(cls: str, column: str, **params: Any) -> Aggregate:
+    """A user-defined aggregate function: the JVM class ``cls`` (fully qualified, implementing
+    ``io.swag.core.AggregateFunction``) over ``column``, constructed with ``params`` (docs/udaf.md).
+    The jar that holds it must be on every engine's class path: ``swag.add_jars(path)`` before the
+    first query (local JVM, ``swag.spark.session()`` and ``swag.flink`` pass it on)."""
+    if not isinstance(cls, str) or not cls.strip():
+        raise query_error("udaf.class", cls, "expected the fully qualified name of a JVM class")
+    if "class" in params:
+        raise query_error("udaf.class", params["class"], "give the class as the first argument, not as a parameter")
+    return Aggregate("udaf", column, {"class": cls, **params})

@@ -68,25 +68,33 @@ def _jar_url() -> str:
     return jar_path().resolve().as_uri()
 
 
+def _jar_urls() -> list[str]:
+    """The swag-flink jar, then the jars of user-defined functions given to :func:`swag.add_jars`."""
+    from ._jvm import user_jars
+
+    return [_jar_url()] + [p.as_uri() for p in user_jars()]
+
+
 def _add_jar(env: Any) -> None:
-    """Adds the jar to a StreamExecutionEnvironment's ``pipeline.jars`` once (the job's class path)."""
-    url = _jar_url()
+    """Adds the jars (:func:`_jar_urls`) to a StreamExecutionEnvironment's ``pipeline.jars`` once
+    (the job's class path; PyFlink also puts them on the gateway's class loader)."""
     jvm = _jvm()
     key = jvm.org.apache.flink.configuration.PipelineOptions.JARS.key()
     conf = jvm.org.apache.flink.python.util.PythonConfigUtil.getEnvironmentConfig(env._j_stream_execution_environment)
-    if url not in str(conf.getString(key, "") or ""):
-        env.add_jars(url)
+    for url in _jar_urls():
+        if url not in str(conf.getString(key, "") or ""):
+            env.add_jars(url)
 
 
 def _add_jar_table(t_env: Any) -> None:
     """Adds the jar to a TableEnvironment's ``pipeline.jars`` once (and to the gateway's class loader)."""
     from pyflink.common import Configuration
 
-    url = _jar_url()
     conf = t_env.get_config()
     jars = [str(j) for j in Configuration.parse_list_value(conf.get("pipeline.jars", None) or "")]
-    if url not in jars:
-        conf.set("pipeline.jars", ";".join(jars + [url]))
+    missing = [u for u in _jar_urls() if u not in jars]
+    if missing:
+        conf.set("pipeline.jars", ";".join(jars + missing))
 
 
 def _jvm() -> Any:

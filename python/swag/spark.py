@@ -71,7 +71,23 @@ def jars() -> list[Path]:
 CHANGELOG_CONF = "spark.sql.streaming.stateStore.rocksdb.changelogCheckpointing.enabled"
 
 
-def connect_server_command(master: str = "local[2]", conf: dict[str, str] | None = None) -> str:
+def _all_jars(extra: list[str] | None = None) -> list[str]:
+    """The swag jars, the jars given to :func:`swag.add_jars` (user-defined functions), then ``extra``."""
+    from ._jvm import user_jars
+
+    out = [str(p) for p in jars()] + [str(p) for p in user_jars()]
+    for j in extra or []:
+        path = str(Path(j).expanduser().resolve())
+        if not Path(path).is_file():
+            raise SwagSetupError(f"jars: no jar file at {path}")
+        if path not in out:
+            out.append(path)
+    return out
+
+
+def connect_server_command(
+    master: str = "local[2]", conf: dict[str, str] | None = None, jars: list[str] | None = None
+) -> str:
     """The shell command that starts a Spark Connect server able to run swag: the installed
     pyspark's ``sbin/start-connect-server.sh`` with the swag jars (``--jars``), the swag plugin
     (``spark.connect.extensions.relation.classes``) and the RocksDB state store provider. Add
@@ -83,7 +99,7 @@ def connect_server_command(master: str = "local[2]", conf: dict[str, str] | None
 
     script = Path(pyspark.__file__).resolve().parent / "sbin" / "start-connect-server.sh"
     settings = {PLUGIN_CONF: PLUGIN_CLASS, PROVIDER_CONF: ROCKSDB, **(conf or {})}
-    parts = [str(script), "--master", master, "--jars", ",".join(str(p) for p in jars())]
+    parts = [str(script), "--master", master, "--jars", ",".join(_all_jars(jars))]
     for k, v in settings.items():
         parts += ["--conf", f"{k}={v}"]
     return " ".join(shlex.quote(p) for p in parts)
@@ -96,6 +112,7 @@ def session(
     shuffle_partitions: int = 4,
     conf: dict[str, str] | None = None,
     remote: str | None = None,
+    jars: list[str] | None = None,
 ) -> SparkSession:
     """A SparkSession with the swag jars and the RocksDB state store (needed by transformWithState).
     Pass more settings in ``conf``, e.g. ``{CHANGELOG_CONF: "true"}`` (RocksDB changelog
@@ -104,6 +121,9 @@ def session(
 
     ``spark.jars`` only takes effect when a process creates its first SparkContext: if one is
     already running without the swag jars, this raises :class:`swag.SwagSetupError` with what to do.
+
+    ``jars``: more jars for ``spark.jars``, e.g. user-defined functions (``swag.udaf``); the jars
+    given to :func:`swag.add_jars` are added too.
 
     ``remote="sc://host:port"``: a Spark Connect session instead (``app_name`` and ``master`` do
     not apply: the server's do; the jars must be on the server, see :func:`connect_server_command`),
@@ -115,7 +135,7 @@ def session(
     from pyspark.sql import SparkSession
 
     active = SparkSession.getActiveSession()
-    paths = ",".join(str(p) for p in jars())
+    paths = ",".join(_all_jars(jars))
     builder = (
         SparkSession.builder.appName(app_name)
         .master(master)

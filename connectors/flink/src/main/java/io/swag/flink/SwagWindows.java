@@ -332,6 +332,14 @@ public final class SwagWindows {
       case "collect" -> {
         return new GenericTypeInfo<>(List.class);
       }
+      case io.swag.core.fn.UserFunctions.FUNCTION -> {
+        return switch (a.create().resultType()) {
+          case DOUBLE -> BasicTypeInfo.DOUBLE_TYPE_INFO;
+          case LONG -> BasicTypeInfo.LONG_TYPE_INFO;
+          case BOOLEAN -> BasicTypeInfo.BOOLEAN_TYPE_INFO;
+          case STRING -> BasicTypeInfo.STRING_TYPE_INFO;
+        };
+      }
       default -> {
         return new GenericTypeInfo<>(Object.class);
       }

@@ -165,6 +165,12 @@ final class Layout implements Serializable {
       case "first", "last", "min", "max", "sum", "mean", "avg", "geomean", "stddev", "variance", "hll",
           "quantile", "median" -> DataTypes.DoubleType;
       case "kll" -> a.options().containsKey("rank") ? DataTypes.DoubleType : DataTypes.StringType;
+      case io.swag.core.fn.UserFunctions.FUNCTION -> switch (a.create().resultType()) {
+        case DOUBLE -> DataTypes.DoubleType;
+        case LONG -> DataTypes.LongType;
+        case BOOLEAN -> DataTypes.BooleanType;
+        case STRING -> DataTypes.StringType;
+      };
       default -> DataTypes.StringType; // m4, mincount, maxcount, bloom, countmin: their text form
     };
   }
@@ -341,6 +347,9 @@ final class Layout implements Serializable {
     }
     if (t.equals(DataTypes.TimestampType)) {
       return v instanceof Number n ? new Timestamp(n.longValue()) : null;
+    }
+    if (t.equals(DataTypes.BooleanType)) {
+      return v instanceof Boolean ? v : null;
     }
     if (t instanceof ArrayType at) {
       List<?> l = (List<?>) v;

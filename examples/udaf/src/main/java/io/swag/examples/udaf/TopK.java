@@ -14,7 +14,8 @@ import java.util.Map;
  * <p>Partial: a {@code double[]} of at most k values, sorted descending (the identity is empty).
  * Commutative (the k largest of a set do not depend on order) and with a byte form (8 bytes per
  * value), so swag may pre-aggregate it per slice and ship partials (Spark's pre-aggregation).
- * Not invertible. NaN and non-numbers are refused in {@code lift} (a rejected record).
+ * Not invertible. Infinities and non-numbers are refused in {@code lift}: the engines turn that into a
+ * rejected record with the reason.
  */
 public final class TopK implements AggregateFunction<Object, double[], String>, ByteForm<double[]> {
   private static final double[] EMPTY = new double[0];
@@ -42,8 +43,8 @@ public final class TopK implements AggregateFunction<Object, double[], String>, 
   @Override
   public double[] lift(Object value, long time) {
     double d = ((Number) value).doubleValue(); // a non-number: ClassCastException, a rejected record
-    if (Double.isNaN(d)) {
-      throw new IllegalArgumentException("NaN has no rank");
+    if (!Double.isFinite(d)) {
+      throw new IllegalArgumentException("TopK ranks finite values, not " + d);
     }
     return new double[] {d};
   }
