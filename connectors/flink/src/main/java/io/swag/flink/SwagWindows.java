@@ -63,7 +63,23 @@ public final class SwagWindows {
         new String[] {"reason", "record"}));
   }
 
-  /** {@link #aggregate(DataStream, Plan, SwagFlinkOptions)} with the query spec (or plan) as JSON. */
+  /**
+   * {@link #aggregate(DataStream, Plan, SwagFlinkOptions)} with the query spec (docs/query-spec.md)
+   * or a plan as JSON. The input is a stream of named {@link Row}s with event-time timestamps and
+   * watermarks; POJOs go in through a map to rows and come out with {@link #asPojos}:
+   *
+   * <pre>{@code
+   * DataStream<Row> rows = trips.map(t -> Row.of(t.station, t.start, t.duration),
+   *         Types.ROW_NAMED(new String[] {"station", "start", "duration"}, Types.LONG, Types.LONG, Types.DOUBLE))
+   *     .assignTimestampsAndWatermarks(strategy);
+   * SingleOutputStreamOperator<Row> out = SwagWindows.aggregate(rows, queryJson);
+   * DataStream<StationWindow> windows = SwagWindows.asPojos(out, StationWindow.class);
+   * DataStream<Row> rejected = out.getSideOutput(SwagWindows.rejectedTag(rows.getType()));
+   * DataStream<Row> late = SwagWindows.lateRecords(out, rows);
+   * }</pre>
+   *
+   * A complete, tested job: {@code examples/flink-java} ({@code io.swag.examples.flink.FlinkJavaExample}).
+   */
   public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, String queryOrPlanJson) {
     return aggregate(input, queryOrPlanJson, SwagFlinkOptions.defaults());
   }

@@ -91,7 +91,26 @@ public final class SwagSpark {
     return new ExecutedPlan(List.of(group.executed()), engine).toJson();
   }
 
-  /** Runs {@code queryJson} over {@code df}; {@code optionsJson}: see {@link SwagSparkOptions}. */
+  /**
+   * Runs {@code queryJson} (the JSON spec of docs/query-spec.md) over {@code df}, streaming or static;
+   * {@code optionsJson}: see {@link SwagSparkOptions} ({@code "{}"} for the defaults). From Java or
+   * Scala, with swag-core's and swag-spark's jars on the class path and the RocksDB state store
+   * provider set ({@link #PROVIDER_CONF} = {@link #ROCKSDB}):
+   *
+   * <pre>{@code
+   * Dataset<Row> trips = spark.readStream().schema(schema).csv(dir)
+   *     .select(col("station"), to_timestamp(col("start")).as("start"), col("duration"))
+   *     .withWatermark("start", "10 minutes");
+   * Dataset<Row> windows = SwagSpark.aggregate(trips, queryJson, "{\"late\": \"keep\"}");
+   * windows.writeStream().format("json").option("checkpointLocation", ck).start(out);
+   * }</pre>
+   *
+   * A complete, tested program: {@code examples/spark-java} ({@code io.swag.examples.spark.SparkJavaExample}).
+   *
+   * @throws IllegalArgumentException a bad query or option, a missing column, a stream without a
+   *     watermark on the time column (the message names the field and value)
+   * @throws IllegalStateException the session lacks the RocksDB state store provider (streaming)
+   */
   public static Dataset<Row> aggregate(Dataset<Row> df, String queryJson, String optionsJson) {
     SwagSparkOptions options = SwagSparkOptions.fromJson(optionsJson);
     Plan plan = Planner.plan(QuerySpec.fromJson(queryJson));
