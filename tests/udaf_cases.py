@@ -74,3 +74,15 @@ def expected(records: list[dict[str, Any]]) -> dict[tuple[str, int], tuple[str, 
 
 def rejected_count(records: list[dict[str, Any]]) -> int:
     return sum(1 for r in records if not math.isfinite(r["v"]))
+
+
+def assert_matches(got: dict[tuple[str, int], tuple[Any, Any, Any]], records: list[dict[str, Any]]) -> None:
+    """``got`` (per (key, window start ms): top, trend, head as an engine gave them) equals
+    :func:`expected` over ``records``: the same windows, each value equal (trend within 1e-9)."""
+    want = expected(records)
+    assert len(want) > 40
+    assert got.keys() == want.keys()
+    for key, (top, trend, head) in want.items():
+        assert got[key][0] == top, key
+        assert abs(got[key][1] - trend) <= 1e-9, (key, got[key][1], trend)
+        assert got[key][2] == head, key

@@ -10,18 +10,11 @@ import pytest
 import swag
 import swag.spark
 from spark_helpers import finish, flush_batches, millis, source, start_available, write_batches
-from udaf_cases import TOPK, expected, query, rejected_count, require_jar, trace
+from udaf_cases import TOPK, assert_matches, expected, query, rejected_count, require_jar, trace
 
 
 def _compare(rows, recs) -> None:
-    want = expected(recs)
-    got = {(r["k"], r["window_start"]): (r["top"], r["trend"], r["head"]) for r in rows if r["k"] != "zz"}
-    assert len(want) > 40
-    assert got.keys() == want.keys()
-    for key, (top, trend, head) in want.items():
-        assert got[key][0] == top, key
-        assert got[key][1] == pytest.approx(trend, abs=1e-9), key
-        assert got[key][2] == head, key
+    assert_matches({(r["k"], r["window_start"]): (r["top"], r["trend"], r["head"]) for r in rows if r["k"] != "zz"}, recs)
 
 
 def _types(df) -> dict[str, str]:
