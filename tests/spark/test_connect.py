@@ -229,7 +229,11 @@ def test_connect_server_command_names_the_wheel_script_and_the_jars():
     parts = cmd.split(" ")
     assert parts[0].endswith("pyspark/sbin/start-connect-server.sh") and Path(parts[0]).is_file()
     jars = parts[parts.index("--jars") + 1].split(",")
-    assert [Path(j).name for j in jars] == ["swag-core.jar", "swag-spark.jar"] and all(Path(j).is_file() for j in jars)
+    # the swag jars, then those an earlier test of this process gave to swag.add_jars (process-wide)
+    user = [str(Path(j).resolve()) for j in swag._jvm.user_jars()]
+    assert [Path(j).name for j in jars[:2]] == ["swag-core.jar", "swag-spark.jar"]
+    assert [str(Path(j).resolve()) for j in jars[2:]] == user
+    assert all(Path(j).is_file() for j in jars)
     assert "spark.connect.grpc.binding.port=15111" in parts
 
 

@@ -12,26 +12,37 @@ public final class SwagFlinkOptions implements Serializable {
   private final String operatorName;
   private final String uid;
   private final int parallelism;
+  private final int cacheMaxKeys;
 
-  private SwagFlinkOptions(String operatorName, String uid, int parallelism) {
+  /**
+   * Keys per operator subtask whose aggregators stay on the heap by default. A key's aggregator
+   * costs O(its slices or entries in the window); the rest of its state is in the state backend.
+   */
+  public static final int DEFAULT_CACHE_MAX_KEYS = 100_000;
+
+  private SwagFlinkOptions(String operatorName, String uid, int parallelism, int cacheMaxKeys) {
     this.operatorName = operatorName;
     this.uid = uid;
     this.parallelism = parallelism;
+    this.cacheMaxKeys = cacheMaxKeys;
   }
 
-  /** Defaults: operator name {@code swag-windows}, no uid, the environment's parallelism. */
+  /**
+   * Defaults: operator name {@code swag-windows}, no uid, the environment's parallelism,
+   * {@value #DEFAULT_CACHE_MAX_KEYS} cached keys.
+   */
   public static SwagFlinkOptions defaults() {
-    return new SwagFlinkOptions("swag-windows", null, -1);
+    return new SwagFlinkOptions("swag-windows", null, -1, DEFAULT_CACHE_MAX_KEYS);
   }
 
   /** The operator's name in the job graph and in metrics. */
   public SwagFlinkOptions withOperatorName(String name) {
-    return new SwagFlinkOptions(name, uid, parallelism);
+    return new SwagFlinkOptions(name, uid, parallelism, cacheMaxKeys);
   }
 
   /** The operator's uid, so that savepoints map its state back (recommended for production jobs). */
   public SwagFlinkOptions withUid(String uid) {
-    return new SwagFlinkOptions(operatorName, uid, parallelism);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys);
   }
 
   /** The operator's parallelism ({@code -1}: the environment's). */
@@ -39,7 +50,24 @@ public final class SwagFlinkOptions implements Serializable {
     if (parallelism == 0 || parallelism < -1) {
       throw new IllegalArgumentException("parallelism: " + parallelism + " (must be >= 1, or -1 for the default)");
     }
-    return new SwagFlinkOptions(operatorName, uid, parallelism);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys);
+  }
+
+  /**
+   * At most this many keys per subtask keep their aggregators on the heap (option
+   * {@code cache_max_keys}); the least recently used ones leave it first, after writing their
+   * changes to keyed state, and are rebuilt from it (one bulk insert) at their next record or timer,
+   * with the same results. With RocksDB or ForSt the state can then be far larger than the heap.
+   */
+  public SwagFlinkOptions withCacheMaxKeys(int keys) {
+    if (keys < 1) {
+      throw new IllegalArgumentException("cache_max_keys: " + keys + " (must be >= 1)");
+    }
+    return new SwagFlinkOptions(operatorName, uid, parallelism, keys);
+  }
+
+  public int cacheMaxKeys() {
+    return cacheMaxKeys;
   }
 
   public String operatorName() {

@@ -1,19 +1,24 @@
 package io.swag.flink;
 
+import io.swag.core.plan.EntryStore;
 import io.swag.core.plan.ExecutedPlan;
 import io.swag.core.plan.GroupPlan;
 import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.StoredWindows;
 import io.swag.core.plan.WindowGroup;
 import io.swag.core.plan.WindowSpec;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.ListAccumulator;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
@@ -41,31 +46,41 @@ import org.slf4j.LoggerFactory;
  * with exactly the semantics of docs/query-spec.md (the engine-free {@link WindowGroup} /
  * {@link KeyWindows} core), and its count windows.
  *
- * <p>Per key, one {@link KeyWindows} per time group on the heap (one shared aggregator for all
- * windows and functions of the group) and one {@link CountWindows} per count group. Per key one
- * event-time timer in Flink's internal timer service, at the earliest window end - 1 of the key (or
- * a cleanup time once only windows within lateness are left), so keys that go quiet still fire and
- * are dropped. Records too late for every window go to the late side output and the
- * {@code swagLateRecords} counter; records with a bad key, time or value go to the rejected side
- * output with the reason.
+ * <p>Per key, one {@link StoredWindows} per time group (one shared aggregator for all windows and
+ * functions of the group) and one {@link CountWindows} per count group. Per key one event-time timer
+ * in Flink's internal timer service, at the earliest window end - 1 of the key (or a cleanup time
+ * once only windows within lateness are left), so keys that go quiet still fire and are dropped.
+ * Records too late for every window go to the late side output and the {@code swagLateRecords}
+ * counter; records with a bad key, time or value go to the rejected side output with the reason.
  *
- * <p>Fault tolerance: the trees stay on the heap. At a checkpoint, the keys changed since the last
- * one are written to keyed state (one {@code byte[]} per key: the retained input rows as (time,
- * {@link io.swag.core.plan.RowCodec} bytes), oldest first, {@link KeyWindowsIO}); on restore every key of the subtask's key groups is rebuilt by one bulk load.
- * Rescaling works because the state is ordinary keyed state (redistributed by key group), and the
- * timers are Flink's. The watermark is kept in union operator state (restored as the minimum), so a
- * record replayed after a restore is judged late exactly as before the failure.
+ * <p><b>State.</b> A key's windows live in keyed state, written incrementally
+ * ({@link StoredWindows}): per time group a {@code MapState<Long, byte[]>} ({@value #ENTRIES_STATE}
+ * + group index) of slices (slice start to partial, when every function is mergeable) or chunks
+ * (chunk id to the rows accepted between two checkpoints), and one small {@code ValueState<byte[]>}
+ * ({@value #META_STATE}: per group the fired watermark, evicted time and next chunk id, then the count
+ * windows). At a checkpoint each key changed since the last one writes its new slices or one chunk
+ * and removes what was evicted: O(new data), never O(window), so RocksDB and ForSt incremental
+ * checkpoints grow with the input rate, not the window.
+ *
+ * <p><b>Heap.</b> The aggregators are a cache over that state: at most {@code cacheMaxKeys} keys
+ * (least recently used dropped first, after writing their changes to state); a key not in the cache
+ * is rebuilt from its state, with one bulk insert, at its next record or timer. Restore and
+ * rescaling therefore load nothing up front: state is ordinary keyed state (redistributed by key
+ * group), timers are Flink's. The watermark is kept in union operator state (restored as the
+ * minimum), so a record replayed after a restore is judged late exactly as before the failure.
  *
  * <p>What it runs: at {@code open()} the operator reads back its plan from aggregators made as
  * each key's are ({@link ExecutedPlan}: per group the algorithm built, its arity, slicing and slice
- * width, the range-query windows) and publishes it once, as the string gauge {@value #PLAN_METRIC}
- * (JSON), the accumulator {@code swagPlan <operator name>} (one JSON per subtask, in the job's
- * result) and one INFO log line; nothing per record.
+ * width, the range-query windows, and here whether the key's state holds slices) and publishes it
+ * once, as the string gauge {@value #PLAN_METRIC} (JSON), the accumulator {@code swagPlan <operator
+ * name>} (one JSON per subtask, in the job's result) and one INFO log line; nothing per record.
  */
 public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     implements OneInputStreamOperator<Row, Row>, Triggerable<Object, VoidNamespace> {
   private static final long serialVersionUID = 1L;
-  static final String KEY_STATE = "swag-key-state";
+  static final String ENTRIES_STATE = "swag-entries-";
+  static final String META_STATE = "swag-key-meta";
+  private static final int META_VERSION = 2;
   static final String WATERMARK_STATE = "swag-watermark";
   /** The metric (a string gauge) and accumulator name prefix of the executed plan's read-back. */
   public static final String PLAN_METRIC = "swagPlan";
@@ -75,15 +90,18 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private final String[] fieldNames;
   private final OutputTag<Row> lateTag;
   private final OutputTag<Row> rejectedTag;
+  private final int cacheMaxKeys;
 
   private transient Layout layout;
   private transient List<WindowGroup> groups;
   private transient List<CountWindows.Group> countGroups;
-  private transient Map<Object, KeyState> states;
-  private transient ArrayList<KeyState> dirty; // keys changed since the last checkpoint (KeyState.dirty set)
-  private transient ArrayList<Object> removed; // keys dropped since the last checkpoint
+  /** The cache of keys on the heap, least recently used first. */
+  private transient LinkedHashMap<Object, KeyState> states;
+  private transient ArrayList<KeyState> dirty; // cached keys changed since the last checkpoint (KeyState.dirty set)
   private transient InternalTimerService<VoidNamespace> timers;
-  private transient ValueState<byte[]> keyState;
+  private transient EntryStore[] entries; // per time group, the current key's entries
+  private transient ValueState<byte[]> meta;
+  private transient DataOutputSerializer metaOut;
   private transient ListState<Long> watermarkState;
   private transient long restoredWatermark;
   private transient boolean[] accepted;
@@ -97,7 +115,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private final class KeyState {
     final Object key;
     final Object[] keyValues;
-    final KeyWindows[] time;
+    final StoredWindows[] time;
     final KeyWindows.WindowOutput[] outs;
     final CountWindows[] count;
     long timer = Long.MAX_VALUE;
@@ -106,10 +124,10 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     KeyState(Object key) {
       this.key = key;
       this.keyValues = layout.keyValues(key);
-      this.time = new KeyWindows[groups.size()];
+      this.time = new StoredWindows[groups.size()];
       this.outs = new KeyWindows.WindowOutput[groups.size()];
       for (int g = 0; g < time.length; g++) {
-        time[g] = groups.get(g).newKey(true);
+        time[g] = new StoredWindows(groups.get(g), layout.timeSlot);
         final int gi = g;
         outs[g] = (w, start, end, results) -> emit(keyValues, gi, w, start, end, results);
       }
@@ -123,8 +141,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       if (count.length > 0) {
         return false;
       }
-      for (KeyWindows k : time) {
-        if (!k.isIdle()) {
+      for (StoredWindows k : time) {
+        if (!k.windows().isIdle()) {
           return false;
         }
       }
@@ -132,7 +150,52 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
   }
 
-  SwagWindowOperator(String planJson, String[] fieldNames, OutputTag<Row> lateTag, OutputTag<Row> rejectedTag) {
+  /** One time group's entries of the current key: a {@code MapState<Long, byte[]>}. */
+  private static final class MapEntries implements EntryStore {
+    private final MapState<Long, byte[]> map;
+
+    MapEntries(MapState<Long, byte[]> map) {
+      this.map = map;
+    }
+
+    @Override
+    public byte[] get(long id) throws Exception {
+      return map.get(id);
+    }
+
+    @Override
+    public void put(long id, byte[] bytes) throws Exception {
+      map.put(id, bytes);
+    }
+
+    @Override
+    public void remove(long id) throws Exception {
+      map.remove(id);
+    }
+
+    @Override
+    public void clear() {
+      map.clear();
+    }
+
+    @Override
+    public void forEach(Visitor v) throws Exception {
+      Iterable<Map.Entry<Long, byte[]>> all = map.entries();
+      if (all == null) {
+        return;
+      }
+      for (Map.Entry<Long, byte[]> e : all) {
+        v.visit(e.getKey(), e.getValue());
+      }
+    }
+  }
+
+  SwagWindowOperator(String planJson, String[] fieldNames, OutputTag<Row> lateTag, OutputTag<Row> rejectedTag,
+      int cacheMaxKeys) {
+    if (cacheMaxKeys < 1) {
+      throw new IllegalArgumentException("cache_max_keys: " + cacheMaxKeys + " (must be >= 1)");
+    }
+    this.cacheMaxKeys = cacheMaxKeys;
     this.planJson = planJson;
     this.fieldNames = fieldNames.clone();
     this.lateTag = lateTag;
@@ -145,7 +208,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     Plan plan = Plan.fromJson(planJson);
     layout = new Layout(plan, List.of(fieldNames));
-    groups = WindowGroup.timeGroups(plan, layout.used, false);
+    groups = WindowGroup.storedGroups(plan, layout.used, false);
     countGroups = new ArrayList<>();
     QuerySpec spec = plan.spec();
     for (GroupPlan g : plan.groups()) {
@@ -153,9 +216,9 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
         countGroups.add(new CountWindows.Group(spec, g, layout, countGroups.size()));
       }
     }
-    states = new HashMap<>();
+    states = new LinkedHashMap<>(16, 0.75f, true);
     dirty = new ArrayList<>();
-    removed = new ArrayList<>();
+    metaOut = new DataOutputSerializer(64);
     accepted = new boolean[groups.size()];
     reuse = new StreamRecord<>(null);
   }
@@ -164,8 +227,13 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
     setUpPlan();
-    keyState = context.getKeyedStateStore().getState(
-        new ValueStateDescriptor<>(KEY_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+    var store = context.getKeyedStateStore();
+    entries = new EntryStore[groups.size()];
+    for (int g = 0; g < entries.length; g++) {
+      entries[g] = new MapEntries(store.getMapState(new MapStateDescriptor<>(ENTRIES_STATE + g, Types.LONG,
+          PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)));
+    }
+    meta = store.getState(new ValueStateDescriptor<>(META_STATE, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
     watermarkState = context.getOperatorStateStore().getUnionListState(
         new ListStateDescriptor<>(WATERMARK_STATE, Types.LONG));
     restoredWatermark = Long.MIN_VALUE;
@@ -177,20 +245,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
         any = true;
       }
       restoredWatermark = any ? min : Long.MIN_VALUE;
-      List<Object> keys = new ArrayList<>();
-      try (var s = getKeyedStateBackend().getKeys(KEY_STATE, VoidNamespace.INSTANCE)) {
-        s.forEach(keys::add);
-      }
-      for (Object key : keys) {
-        getKeyedStateBackend().setCurrentKey(key);
-        byte[] b = keyState.value();
-        if (b != null) {
-          KeyState ks = new KeyState(key);
-          read(ks, b);
-          states.put(key, ks);
-          ks.timer = Long.MAX_VALUE; // the timers were restored by Flink; re-registering is idempotent
-        }
-      }
+      // keys are rebuilt from their state at their next record or timer (Flink restored the timers)
     }
   }
 
@@ -207,8 +262,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     getMetricGroup().gauge("swagEntries", () -> {
       long n = 0;
       for (KeyState s : states.values()) {
-        for (KeyWindows k : s.time) {
-          n += k.entries();
+        for (StoredWindows k : s.time) {
+          n += k.windows().entries();
         }
         for (CountWindows c : s.count) {
           n += c.size();
@@ -216,11 +271,6 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       }
       return n;
     });
-    // timers restored from a checkpoint: make sure every restored key has one
-    for (KeyState s : states.values()) {
-      getKeyedStateBackend().setCurrentKey(s.key);
-      schedule(s);
-    }
   }
 
   /** The read-back of what this operator runs, per group from an aggregator made as each key's is. */
@@ -233,7 +283,12 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     for (CountWindows.Group c : countGroups) {
       r.add(c.executed());
     }
-    return new ExecutedPlan(r, Map.of("name", "flink", "operator", "datastream"));
+    boolean sliced = false;
+    for (WindowGroup g : groups) {
+      sliced |= g.preaggregates();
+    }
+    return new ExecutedPlan(r, Map.of("name", "flink", "operator", "datastream", "state",
+        sliced ? "slices" : "rows", "cache_max_keys", cacheMaxKeys));
   }
 
   /** Publishes the executed plan once: gauge, accumulator (one entry per subtask), INFO log line. */
@@ -286,7 +341,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       output.collect(lateTag, new StreamRecord<>(in, element.getTimestamp()));
       return;
     }
-    KeyState s = states.get(key);
+    KeyState s = cached(key);
     boolean created = s == null;
     if (created) {
       s = new KeyState(key);
@@ -308,7 +363,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       return;
     }
     if (created) {
-      states.put(key, s);
+      cache(s);
     }
     for (int g = first + 1; g < accepted.length; g++) {
       if (accepted[g]) {
@@ -337,8 +392,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   /** Registers the key's next timer: its earliest window to fire, or the time its entries expire. */
   private void schedule(KeyState s) {
     long next = Long.MAX_VALUE;
-    for (KeyWindows k : s.time) {
-      next = Math.min(next, k.nextTimer());
+    for (StoredWindows k : s.time) {
+      next = Math.min(next, k.windows().nextTimer());
     }
     if (next != Long.MAX_VALUE && next < s.timer) {
       timers.registerEventTimeTimer(VoidNamespace.INSTANCE, next);
@@ -349,7 +404,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   @Override
   public void onEventTime(InternalTimer<Object, VoidNamespace> timer) throws Exception {
     Object key = timer.getKey();
-    KeyState s = states.get(key);
+    KeyState s = cached(key);
     if (s == null) {
       return;
     }
@@ -360,7 +415,10 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     s.timer = Long.MAX_VALUE;
     if (s.idle()) {
       states.remove(key);
-      removed.add(key);
+      for (EntryStore e : entries) {
+        e.clear();
+      }
+      meta.clear();
       return;
     }
     markDirty(s);
@@ -381,61 +439,35 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     output.collect(reuse.replace(r, time));
   }
 
-  // ---- checkpoints ----
+  // ---- the key cache and its state ----
 
-  @Override
-  public void snapshotState(StateSnapshotContext context) throws Exception {
-    super.snapshotState(context);
-    watermarkState.update(List.of(watermark()));
-    if (dirty.isEmpty() && removed.isEmpty()) {
-      return;
+  /**
+   * The current key's state: from the cache, else rebuilt from keyed state (and cached), else null
+   * (a key with no state).
+   */
+  private KeyState cached(Object key) throws Exception {
+    KeyState s = states.get(key);
+    if (s != null) {
+      return s;
     }
-    Object current = getCurrentKey();
-    // first the dropped keys, then the live changed ones (a key dropped and created again is live)
-    for (Object key : removed) {
-      if (!states.containsKey(key)) {
-        getKeyedStateBackend().setCurrentKey(key);
-        keyState.clear();
-      }
+    byte[] m = meta.value();
+    if (m == null) {
+      return null;
     }
-    removed.clear();
-    DataOutputSerializer out = new DataOutputSerializer(256);
-    for (KeyState s : dirty) {
-      s.dirty = false;
-      if (states.get(s.key) != s) {
-        continue; // dropped since (cleared above)
-      }
-      getKeyedStateBackend().setCurrentKey(s.key);
-      out.clear();
-      write(s, out);
-      keyState.update(out.getCopyOfBuffer());
+    s = new KeyState(key);
+    DataInputDeserializer in = new DataInputDeserializer(m);
+    int version = in.readInt();
+    if (version != META_VERSION) {
+      throw new IllegalStateException("swag: key state of format " + version + ", this build reads format "
+          + META_VERSION + "; restore with the swag version the checkpoint was taken with");
     }
-    dirty.clear();
-    if (current != null) {
-      getKeyedStateBackend().setCurrentKey(current);
-    }
-  }
-
-  private void write(KeyState s, DataOutputSerializer out) throws Exception {
-    out.writeInt(s.time.length);
-    for (int g = 0; g < s.time.length; g++) {
-      KeyWindowsIO.write(s.time[g], out);
-    }
-    out.writeInt(s.count.length);
-    for (CountWindows c : s.count) {
-      c.write(out);
-    }
-  }
-
-  private void read(KeyState s, byte[] bytes) throws Exception {
-    DataInputDeserializer in = new DataInputDeserializer(bytes);
     int ng = in.readInt();
     if (ng != s.time.length) {
       throw new IllegalStateException("swag: restored state has " + ng + " time groups, the plan " + s.time.length
           + "; restore with the query the checkpoint was taken with");
     }
     for (int g = 0; g < ng; g++) {
-      KeyWindowsIO.read(s.time[g], in);
+      s.time[g] = StoredWindows.load(groups.get(g), layout.timeSlot, in, entries[g]);
     }
     int nc = in.readInt();
     if (nc != s.count.length) {
@@ -444,5 +476,75 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     for (int c = 0; c < nc; c++) {
       s.count[c].read(in);
     }
+    cache(s);
+    return s;
+  }
+
+  /**
+   * Puts a key into the cache; past {@code cacheMaxKeys} keys the least recently used ones leave it,
+   * each writing its changes to state first (under its own key, then the current key is set back).
+   */
+  private void cache(KeyState s) throws Exception {
+    states.put(s.key, s);
+    if (states.size() <= cacheMaxKeys) {
+      return;
+    }
+    Object current = getCurrentKey();
+    Iterator<KeyState> it = states.values().iterator();
+    while (states.size() > cacheMaxKeys) {
+      KeyState old = it.next();
+      it.remove();
+      if (old.dirty) {
+        old.dirty = false;
+        getKeyedStateBackend().setCurrentKey(old.key);
+        write(old);
+      }
+    }
+    getKeyedStateBackend().setCurrentKey(current);
+  }
+
+  // ---- checkpoints ----
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    watermarkState.update(List.of(watermark()));
+    if (dirty.isEmpty()) {
+      return;
+    }
+    Object current = getCurrentKey();
+    for (KeyState s : dirty) {
+      if (!s.dirty) {
+        continue; // written when it left the cache
+      }
+      s.dirty = false;
+      if (states.get(s.key) != s) {
+        continue; // dropped since (its state was cleared), or cached again as another object
+      }
+      getKeyedStateBackend().setCurrentKey(s.key);
+      write(s);
+    }
+    dirty.clear();
+    if (current != null) {
+      getKeyedStateBackend().setCurrentKey(current);
+    }
+  }
+
+  /** Writes the current key's changes: each group's new entries and removals, then the meta. */
+  private void write(KeyState s) throws Exception {
+    for (int g = 0; g < s.time.length; g++) {
+      s.time[g].flush(entries[g]);
+    }
+    metaOut.clear();
+    metaOut.writeInt(META_VERSION);
+    metaOut.writeInt(s.time.length);
+    for (StoredWindows k : s.time) {
+      k.writeMeta(metaOut);
+    }
+    metaOut.writeInt(s.count.length);
+    for (CountWindows c : s.count) {
+      c.write(metaOut);
+    }
+    meta.update(metaOut.getCopyOfBuffer());
   }
 }

@@ -138,7 +138,8 @@ public final class SwagWindows {
     }
     KeySelector<Row, Object> keys = new KeyExtractor(layout.keyIdx, names);
     KeyedStream<Row, Object> keyed = input.keyBy(keys, keyType(rt, layout.keyIdx));
-    SwagWindowOperator op = new SwagWindowOperator(plan.toJson(), names, lateTag(rt), rejectedTag(rt));
+    SwagWindowOperator op = new SwagWindowOperator(plan.toJson(), names, lateTag(rt), rejectedTag(rt),
+        options.cacheMaxKeys());
     SingleOutputStreamOperator<Row> out = keyed.transform(options.operatorName(), outputType(spec, rt), op);
     if (options.uid() != null) {
       out.uid(options.uid());

@@ -183,15 +183,14 @@ public final class SwagSpark {
 
   /**
    * Whether a query (streaming or batch) pre-aggregates slices before the shuffle: option {@code preaggregate}
-   * is {@code auto}, late records are counted (not kept), emission is {@code window_end}, and the
-   * product of functions is {@linkplain io.swag.core.plan.ProductFunction#isMergeable mergeable}.
+   * is {@code auto}, late records are counted (not kept), and the group
+   * {@linkplain WindowGroup#preaggregates pre-aggregates} (the rule the Flink operator's stored slices follow too).
    */
   static boolean preaggregates(Plan plan, Layout layout, SwagSparkOptions options) {
     if (!options.preaggregate || options.keepLate || plan.spec().perRecord()) {
       return false;
     }
-    WindowGroup g = layout.group(options.finalOnly(), true);
-    return g.plan().sliceMs() > 0 && g.function().isMergeable();
+    return layout.group(options.finalOnly(), true).preaggregates();
   }
 
   /** The top-level column named exactly {@code name} (dots, spaces and backticks taken literally). */

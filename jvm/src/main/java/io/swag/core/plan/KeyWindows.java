@@ -40,6 +40,7 @@ public final class KeyWindows {
   private final WindowGroup g;
   private final boolean retainRows;
   private final boolean keepTimes;
+  private final boolean distinctTimes;
   private final long delay;
   private TimedAggregator agg;
   private final TimeLog times; // null unless keepTimes
@@ -49,9 +50,18 @@ public final class KeyWindows {
   private java.util.function.LongConsumer evictionListener;
 
   KeyWindows(WindowGroup g, boolean retainRows, boolean recordTimes) {
+    this(g, retainRows, recordTimes, false);
+  }
+
+  /** {@code distinctTimes}: the time index holds each time once (entries at slice starts), no rows. */
+  KeyWindows(WindowGroup g, boolean retainRows, boolean recordTimes, boolean distinctTimes) {
+    if (distinctTimes && retainRows) {
+      throw new IllegalArgumentException("a log of distinct times keeps no rows");
+    }
     this.g = g;
     this.retainRows = retainRows;
-    this.keepTimes = retainRows || recordTimes;
+    this.keepTimes = retainRows || recordTimes || distinctTimes;
+    this.distinctTimes = distinctTimes;
     this.times = keepTimes ? new TimeLog(retainRows) : null;
     this.delay = g.fireDelay();
     this.agg = g.newAggregator();
@@ -72,15 +82,13 @@ public final class KeyWindows {
    * every timer). A value a function refuses throws {@link IllegalArgumentException} before any
    * change.
    */
-  public void insert(long t, Object[] row, long watermark, WindowOutput out) {
+  public void insert(long t, Object row, long watermark, WindowOutput out) {
     evict(g.evictBound(watermark));
     if (watermark > firedWatermark) {
       firedWatermark = watermark;
     }
-    agg.insert(t, (Object) row); // a rejected value throws here and changes nothing
-    if (keepTimes) {
-      times.add(t, row);
-    }
+    agg.insert(t, row); // a rejected value throws here and changes nothing
+    logTime(t, row);
     if (g.perRecord) {
       for (int i = 0; i < g.windows.length; i++) {
         long from = t - g.windows[i].size() + 1;
@@ -150,7 +158,7 @@ public final class KeyWindows {
   public void insertCheckedBatch(long[] ts, Object[] batch, int n, long watermark, WindowOutput out) {
     if (g.perRecord) {
       for (int i = 0; i < n; i++) {
-        insert(ts[i], (Object[]) batch[i], watermark, out);
+        insert(ts[i], batch[i], watermark, out);
       }
       return;
     }
@@ -164,9 +172,7 @@ public final class KeyWindows {
     for (int i = 0; i < n; i++) {
       st[i] = ts[order[i]];
       sv[i] = batch[order[i]];
-      if (keepTimes) {
-        times.add(st[i], sv[i]);
-      }
+      logTime(st[i], sv[i]);
     }
     bulkInsert(st, sv, n);
     for (int i = 0; i < g.windows.length; i++) {
@@ -174,6 +180,14 @@ public final class KeyWindows {
       for (int k = 0; k < n; k++) {
         lastEmitted = updateAndSchedule(i, st[k], watermark, lastEmitted, out);
       }
+    }
+  }
+
+  private void logTime(long t, Object value) {
+    if (distinctTimes) {
+      times.addDistinct(t);
+    } else if (keepTimes) {
+      times.add(t, value);
     }
   }
 
@@ -361,9 +375,7 @@ public final class KeyWindows {
     for (int i = 0; i < n; i++) {
       st[i] = ts[order[i]];
       sv[i] = batch[order[i]];
-      if (keepTimes) {
-        times.add(st[i], sv[i]);
-      }
+      logTime(st[i], sv[i]);
     }
     bulkInsert(st, sv, n);
     Arrays.fill(nextFire, Long.MAX_VALUE);

@@ -43,6 +43,24 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
   }
 
   /**
+   * A row lifted with another lift argument than the time it is inserted at: a record pre-aggregated
+   * into its slice is inserted at the slice start but lifted with its own time (so time-reading
+   * functions see the record's). Mutable and reused by its owner, one record at a time: an
+   * aggregator lifts its input at once and keeps only the partial, so no object is made per record.
+   */
+  public static final class At {
+    Object row;
+    long time;
+
+    /** Sets the row and its own time; returns this. */
+    public At set(Object row, long time) {
+      this.row = row;
+      this.time = time;
+      return this;
+    }
+  }
+
+  /**
    * A partial aggregate of the product in the byte form of {@link ProductPartials#write} (e.g. a
    * slice pre-aggregated on another machine), inserted as one input: lifting it reads it back.
    */
@@ -124,6 +142,9 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
   @SuppressWarnings({"unchecked", "rawtypes"})
   @Override
   public Object[] lift(Object value, long arg) {
+    if (value instanceof At a) {
+      return lift(a.row, a.time);
+    }
     if (value instanceof Batch b) {
       Object[] acc = identity();
       for (int j = 0; j < b.size(); j++) {

@@ -102,7 +102,10 @@ public final class ProductPartials extends Partials {
 
   @Override
   public void liftObject(int dst, Object value, long arg) {
-    if (value instanceof ProductFunction.Batch b) {
+    if (value instanceof ProductFunction.At a) {
+      value = a.row;
+      arg = a.time;
+    } else if (value instanceof ProductFunction.Batch b) {
       liftBatch(dst, b);
       return;
     }

@@ -58,6 +58,14 @@ public final class RowCodec {
       len = 0;
     }
 
+    /** Forgets what was written after the first {@code size} bytes (a row added since). */
+    public void truncate(int size) {
+      if (size < 0 || size > len) {
+        throw new IllegalArgumentException("truncate to " + size + " of " + len + " bytes");
+      }
+      len = size;
+    }
+
     /** A copy of the bytes written. */
     public byte[] toByteArray() {
       return java.util.Arrays.copyOf(buf, len);

@@ -59,6 +59,14 @@ final class TimeLog {
     return times[nb - 1][hi[nb - 1] - 1];
   }
 
+  /** Adds time {@code t} (no row) unless it is there already: a log of distinct times. */
+  void addDistinct(long t) {
+    if (nb > 0 && (t == last() || (t < last() && ceiling(t) == t))) {
+      return;
+    }
+    add(t, null);
+  }
+
   /** Adds an entry after all entries with time {@code <= t}. */
   void add(long t, Object row) {
     if (nb == 0 || t >= last()) {

@@ -112,6 +112,49 @@ public final class WindowGroup {
     return r;
   }
 
+  /**
+   * The time groups of a plan for an engine that keeps each key's windows in its state with
+   * {@link StoredWindows}: a group that {@linkplain #preaggregates pre-aggregates} is built without
+   * the planner's {@link SlicedAggregator} (its aggregator receives one entry per slice already), and
+   * with the plan's tree instead of an in-order algorithm: records combine into their slice's entry
+   * in place, which an in-order aggregator cannot do (it would keep one entry per record, and its
+   * raw inputs, for a switch to a tree). The executed plan shows it ({@link ExecutedPlan}).
+   */
+  public static List<WindowGroup> storedGroups(Plan plan, List<String> columnOrder, boolean finalOnly) {
+    List<WindowGroup> r = new ArrayList<>();
+    List<WindowGroup> planned = timeGroups(plan, columnOrder, finalOnly);
+    int g = 0;
+    for (int i = 0; i < plan.groups().size(); i++) {
+      GroupPlan p = plan.groups().get(i);
+      if (!p.kind().equals("time")) {
+        continue;
+      }
+      WindowGroup w = planned.get(g++);
+      boolean inOrder = p.algorithm().equals("adaptive") || Swag.FIFO_ALGORITHMS.contains(p.algorithm());
+      if (w.preaggregates() && (p.slicing() || inOrder)) {
+        GroupPlan q = p.withSlicing(false);
+        if (inOrder) {
+          q = q.withAlgorithm(q.treeAlgorithm(), q.minArity());
+        }
+        w = timeGroups(plan.withGroup(i, q), columnOrder, finalOnly).get(g - 1);
+      }
+      r.add(w);
+    }
+    return r;
+  }
+
+  /**
+   * Whether an engine may combine this group's records per slice of the plan's
+   * {@linkplain GroupPlan#sliceMs() gcd} into one partial as they arrive, and keep only slices:
+   * {@code window_end} emission (every window starts and ends on a slice boundary, so a slice lies in
+   * exactly the windows each of its records does) and a {@linkplain ProductFunction#isMergeable
+   * mergeable} product (partials combined in any order, with a byte form to store them). The one rule
+   * for Spark's pre-aggregation before the shuffle and the Flink operator's stored slices.
+   */
+  public boolean preaggregates() {
+    return !perRecord && plan.sliceMs() > 0 && fn.isMergeable();
+  }
+
   static ProductFunction productOf(GroupPlan plan, Map<String, Integer> columnIndex) {
     List<AggregateFunction<?, ?, ?>> fns = new ArrayList<>();
     int[] cols = new int[plan.product().size()];

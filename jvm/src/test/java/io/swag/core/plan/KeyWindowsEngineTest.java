@@ -279,7 +279,7 @@ class KeyWindowsEngineTest {
     }
   }
 
-  private record Out(WindowGroup g, String key, Map<String, String> got, Map<String, Integer> emits)
+  record Out(WindowGroup g, String key, Map<String, String> got, Map<String, Integer> emits)
       implements KeyWindows.WindowOutput {
     @Override
     public void emit(int window, long start, long end, List<Object> results) {
@@ -296,7 +296,7 @@ class KeyWindowsEngineTest {
     }
   }
 
-  private static void latest(List<Map<String, Object>> rows, Map<String, String> into) {
+  static void latest(List<Map<String, Object>> rows, Map<String, String> into) {
     for (Map<String, Object> r : rows) {
       String id = r.get("k") + "|" + r.get("window") + "|" + r.get("window_start");
       Map<String, Object> m = new TreeMap<>(r);

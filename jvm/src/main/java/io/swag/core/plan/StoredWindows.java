@@ -1,0 +1,341 @@
+package io.swag.core.plan;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * One key's windows of one time group ({@link KeyWindows}) and their form in an engine's keyed state
+ * ({@link EntryStore}), written incrementally: a {@link #flush} writes what changed since the last
+ * one, never the window. The heap holds the aggregator and a time index, not the input rows.
+ *
+ * <p>Two layouts, chosen by one rule ({@link WindowGroup#preaggregates}):
+ * <ul>
+ *   <li><b>Slices</b> (every function mergeable): a record is combined into its slice
+ *       {@code [k*g, (k+1)*g)} of the plan's gcd {@code g}: the aggregator holds one entry per slice,
+ *       at its start (the record lifted with its own time, {@link ProductFunction.At}), and the store
+ *       one entry per slice: slice start to the slice's partial in its byte form
+ *       ({@link ProductPartials#write}). Records since the last flush are also combined into a delta
+ *       per slice; a flush merges each delta into its stored slice (one get and one put per slice
+ *       touched, so a late record rewrites only its slice) and removes the slices evicted since.
+ *       State and heap are O(window / g) per key, like an engine's built-in sliding windows.</li>
+ *   <li><b>Rows</b> (otherwise): records since the last flush are appended to one buffer
+ *       ({@link RowCodec}); a flush writes it as one chunk (chunk id to rows, ids increasing per key)
+ *       and removes every chunk whose rows are all evicted (an index of (largest time, id) per stored
+ *       chunk is kept here and rebuilt by {@link #load}).</li>
+ * </ul>
+ *
+ * <p>Bookkeeping ({@link #writeMeta}, {@value #META_BYTES} bytes: fired watermark, evicted time, next
+ * chunk id) goes with the key's other small state. {@link #load} rebuilds the key from store and meta
+ * with one bulk insert.
+ *
+ * <p>Cost: an insert is the aggregator's insert plus one lift and combine into the delta (slices;
+ * O(1) for in-order records, O(slices touched since the flush) to find an older one) or one row
+ * encoding (rows). A flush costs O(slices touched, or bytes of new rows, + entries removed) state
+ * operations and bytes.
+ *
+ * <p>Invariants: {@code evicted} is at least every time the aggregator evicted; every stored chunk
+ * is in the index; a stored slice or chunk with nothing above {@code evicted} is removed at the next
+ * flush; after a flush, {@link #load} of the store and meta gives a key with the same results. Not
+ * thread-safe.
+ */
+public final class StoredWindows {
+  /** Bytes of {@link #writeMeta}. */
+  public static final int META_BYTES = 24;
+  private static final long[] NONE = new long[0];
+
+  private final WindowGroup g;
+  private final KeyWindows kw;
+  private final boolean slices;
+  private final long width;
+  private final int timeSlot;
+  private long evicted = Long.MIN_VALUE;
+  private boolean changed;
+
+  // slices: the deltas since the last flush (slot i holds slice deltaStarts[i]), evicted slice starts
+  private final ProductFunction.At at;
+  private ProductPartials delta;
+  private long[] deltaStarts = NONE;
+  private int deltaCount;
+  private long[] gone = NONE;
+  private int goneCount;
+
+  // rows: the rows since the last flush, the stored chunks' (largest time, id) pairs
+  private RowCodec.Writer pending;
+  private long pendingMax = Long.MIN_VALUE;
+  private long[] index = NONE;
+  private int indexLen;
+  private long nextChunk;
+
+  /**
+   * An empty key. {@code g}: a group made by {@link WindowGroup#storedGroups}; {@code timeSlot}: the
+   * index of the record time (a {@code Long}) in the rows.
+   */
+  public StoredWindows(WindowGroup g, int timeSlot) {
+    this.g = g;
+    this.timeSlot = timeSlot;
+    this.slices = g.preaggregates();
+    if (slices && g.plan().slicing()) {
+      throw new IllegalArgumentException("a pre-aggregating group must be built by WindowGroup.storedGroups");
+    }
+    this.width = g.plan().sliceMs();
+    this.kw = slices ? new KeyWindows(g, false, false, true) : g.newKey(false, true);
+    this.at = slices ? new ProductFunction.At() : null;
+    kw.setEvictionListener(this::onEvict);
+  }
+
+  /** Whether this key keeps slices (else rows). */
+  public boolean storesSlices() {
+    return slices;
+  }
+
+  /** The windows (to fire, schedule, inspect). */
+  public KeyWindows windows() {
+    return kw;
+  }
+
+  private void onEvict(long t) {
+    if (t > evicted) {
+      evicted = t;
+    }
+    if (slices) {
+      if (goneCount == gone.length) {
+        gone = Arrays.copyOf(gone, Math.max(8, 2 * goneCount));
+      }
+      gone[goneCount++] = t;
+    }
+    changed = true;
+  }
+
+  /**
+   * {@link KeyWindows#insert} of an accepted record ({@code row[timeSlot] == t}) that the state will
+   * hold from the next flush on. A value a function refuses throws {@link IllegalArgumentException}
+   * before any change.
+   */
+  public void insert(long t, Object[] row, long watermark, KeyWindows.WindowOutput out) {
+    if (slices) {
+      long s = Math.floorDiv(t, width) * width;
+      try {
+        kw.insert(s, at.set(row, t), watermark, out);
+        addDelta(s);
+      } finally {
+        at.set(null, 0);
+      }
+    } else {
+      if (pending == null) {
+        pending = new RowCodec.Writer(256);
+      }
+      int mark = pending.size();
+      pending.add(row);
+      try {
+        kw.insert(t, row, watermark, out);
+      } catch (RuntimeException e) {
+        pending.truncate(mark);
+        throw e;
+      }
+      pendingMax = Math.max(pendingMax, t);
+    }
+    changed = true;
+  }
+
+  /** Combines the record in {@link #at} into the delta of slice {@code s}. */
+  private void addDelta(long s) {
+    int i = deltaCount - 1;
+    while (i >= 0 && deltaStarts[i] != s) { // newest first: in-order records find theirs at once
+      i--;
+    }
+    if (i >= 0) {
+      int scratch = delta.capacity();
+      delta.liftObject(scratch, at, at.time);
+      delta.combine(i, i, scratch);
+      delta.release(scratch);
+      return;
+    }
+    if (delta == null) {
+      delta = (ProductPartials) g.function().newPartials();
+    }
+    if (deltaCount == delta.capacity()) {
+      int n = Math.max(4, 2 * deltaCount);
+      delta.resize(n);
+      deltaStarts = Arrays.copyOf(deltaStarts, n);
+    }
+    i = deltaCount++;
+    deltaStarts[i] = s;
+    delta.liftObject(i, at, at.time);
+  }
+
+  /** {@link KeyWindows#fire}. */
+  public void fire(long watermark, KeyWindows.WindowOutput out) {
+    long before = kw.firedWatermark();
+    kw.fire(watermark, out);
+    if (kw.firedWatermark() != before) {
+      changed = true;
+    }
+  }
+
+  /** Whether anything changed since the last flush (then the meta changed too). */
+  public boolean changed() {
+    return changed;
+  }
+
+  /**
+   * Writes the changes since the last flush to {@code store} (the key's entries) and forgets them
+   * here; the engine then writes {@link #writeMeta}.
+   */
+  public void flush(EntryStore store) throws Exception {
+    if (slices) {
+      flushSlices(store);
+    } else {
+      flushRows(store);
+    }
+    changed = false;
+  }
+
+  private void flushSlices(EntryStore store) throws Exception {
+    if (deltaCount > 0) {
+      int scratch = delta.capacity();
+      for (int i = 0; i < deltaCount; i++) {
+        long s = deltaStarts[i];
+        if (s > evicted) {
+          byte[] old = store.get(s);
+          if (old != null) {
+            delta.read(scratch, ByteBuffer.wrap(old));
+            delta.combine(i, scratch, i);
+            delta.release(scratch);
+          }
+          store.put(s, bytes(i));
+        }
+        delta.release(i);
+        delta.setIdentity(i);
+      }
+      deltaCount = 0;
+    }
+    for (int i = 0; i < goneCount; i++) {
+      store.remove(gone[i]);
+    }
+    goneCount = 0;
+    if (gone.length > 64) {
+      gone = NONE;
+    }
+  }
+
+  private byte[] bytes(int slot) {
+    int n = delta.serializedSize(slot);
+    ByteBuffer b = ByteBuffer.allocate(n);
+    delta.write(slot, b);
+    return b.array();
+  }
+
+  private void flushRows(EntryStore store) throws Exception {
+    if (pending != null && pending.size() > 0) {
+      if (pendingMax > evicted) {
+        store.put(nextChunk, pending.toByteArray());
+        addIndex(pendingMax, nextChunk);
+        nextChunk++;
+      }
+    }
+    pending = null; // the buffer goes with the flush: a quiet key holds none
+    pendingMax = Long.MIN_VALUE;
+    int keep = 0;
+    for (int i = 0; i < indexLen; i += 2) {
+      if (index[i] <= evicted) {
+        store.remove(index[i + 1]); // every row of the chunk was evicted
+      } else {
+        index[keep++] = index[i];
+        index[keep++] = index[i + 1];
+      }
+    }
+    indexLen = keep;
+  }
+
+  private void addIndex(long max, long id) {
+    if (indexLen + 2 > index.length) {
+      index = Arrays.copyOf(index, Math.max(8, 2 * index.length));
+    }
+    index[indexLen++] = max;
+    index[indexLen++] = id;
+  }
+
+  /** The key's bookkeeping: fired watermark, evicted time, next chunk id ({@value #META_BYTES} bytes). */
+  public void writeMeta(DataOutput out) throws IOException {
+    out.writeLong(kw.firedWatermark());
+    out.writeLong(evicted);
+    out.writeLong(nextChunk);
+  }
+
+  /**
+   * Rebuilds a key from its store and the meta {@link #writeMeta} wrote after the last flush, with
+   * one bulk insert: slices above the evicted time, or the rows above it, chunks in id order (equal
+   * times keep their arrival order).
+   */
+  public static StoredWindows load(WindowGroup g, int timeSlot, DataInput meta, EntryStore store) throws Exception {
+    StoredWindows w = new StoredWindows(g, timeSlot);
+    long fired = meta.readLong();
+    w.evicted = meta.readLong();
+    w.nextChunk = meta.readLong();
+    long[][] ids = {new long[16]};
+    byte[][][] blobs = {new byte[16][]};
+    int[] count = {0};
+    store.forEach((id, bytes) -> {
+      int c = count[0];
+      if (c == ids[0].length) {
+        ids[0] = Arrays.copyOf(ids[0], 2 * c);
+        blobs[0] = Arrays.copyOf(blobs[0], 2 * c);
+      }
+      ids[0][c] = id;
+      blobs[0][c] = bytes;
+      count[0] = c + 1;
+    });
+    int c = count[0];
+    int[] order = TimeOrder.of(ids[0], c);
+    long[] ts = new long[Math.max(16, c)];
+    Object[] values = new Object[ts.length];
+    int n = 0;
+    for (int k = 0; k < c; k++) {
+      long id = ids[0][order[k]];
+      byte[] b = blobs[0][order[k]];
+      if (w.slices) {
+        if (id > w.evicted) {
+          ts[n] = id;
+          values[n++] = new ProductFunction.Lifted(b);
+        } else {
+          w.addGone(id);
+        }
+        continue;
+      }
+      long max = Long.MIN_VALUE;
+      for (Object[] row : RowCodec.decode(b)) {
+        long t = (Long) row[timeSlot];
+        max = Math.max(max, t);
+        if (t <= w.evicted) {
+          continue;
+        }
+        if (n == ts.length) {
+          ts = Arrays.copyOf(ts, 2 * n);
+          values = Arrays.copyOf(values, 2 * n);
+        }
+        ts[n] = t;
+        values[n++] = row;
+      }
+      w.addIndex(max, id);
+      w.nextChunk = Math.max(w.nextChunk, id + 1);
+    }
+    w.kw.restore(ts, values, n, fired);
+    w.changed = w.goneCount > 0;
+    return w;
+  }
+
+  private void addGone(long s) {
+    if (goneCount == gone.length) {
+      gone = Arrays.copyOf(gone, Math.max(8, 2 * goneCount));
+    }
+    gone[goneCount++] = s;
+  }
+
+  /** Slices or chunks in the store after the next flush, as far as this key knows (for metrics). */
+  public int storedEntries() {
+    return slices ? kw.entries() : indexLen / 2;
+  }
+}
