@@ -97,10 +97,21 @@ class ExecutedPlanTest {
     assertTrue(accumulated != null && accumulated.size() == 2, "one accumulator entry per subtask: "
         + result.getAllAccumulatorResults());
     assertEquals(gauges.stream().sorted().toList(), accumulated.stream().sorted().toList());
+    // which groups store slices: the rule of swag-core, asked of groups built from the query alone
+    List<Boolean> mergeable = new ArrayList<>();
+    Plan plan = Planner.plan(spec);
+    List<io.swag.core.plan.WindowGroup> timeGroups = io.swag.core.plan.WindowGroup.timeGroups(plan,
+        List.of(TestStreams.TYPE.getFieldNames()), false);
+    int t = 0;
+    for (io.swag.core.plan.GroupPlan g : plan.groups()) {
+      mergeable.add(g.kind().equals("time") && timeGroups.get(t++).preaggregates());
+    }
     for (String json : gauges) {
       ExecutedPlan executed = ExecutedPlan.fromJson(json);
-      explained.assertExecutedBy(executed, false);
-      assertEquals(Map.of("name", "flink", "operator", "datastream"), executed.engine());
+      explained.assertExecutedWithStoredSlices(executed, mergeable);
+      String state = mergeable.contains(true) ? "slices" : "rows";
+      assertEquals(Map.of("name", "flink", "operator", "datastream", "state", state, "cache_max_keys",
+          (long) SwagFlinkOptions.DEFAULT_CACHE_MAX_KEYS), executed.engine());
     }
   }
 

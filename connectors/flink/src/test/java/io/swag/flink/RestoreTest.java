@@ -94,6 +94,12 @@ class RestoreTest {
   }
 
   static List<String> run(String backend, boolean fail, Path dir) throws Exception {
+    return run(backend, fail, dir, query(), SwagFlinkOptions.defaults().withUid("swag"));
+  }
+
+  /** Runs {@code query} over the seeded input on {@code backend}, failing once if asked; sorted output. */
+  static List<String> run(String backend, boolean fail, Path dir, QuerySpec query, SwagFlinkOptions options)
+      throws Exception {
     Configuration conf = new Configuration();
     conf.setString("state.backend.type", backend);
     conf.setString("execution.checkpointing.dir", dir.toUri().toString());
@@ -109,8 +115,7 @@ class RestoreTest {
             TestStreams.TYPE), WatermarkStrategy.noWatermarks(), "gen").setParallelism(1)
         .map(new FailOnce()).returns(TestStreams.TYPE).setParallelism(1)
         .assignTimestampsAndWatermarks(TestStreams.watermarks()).setParallelism(1);
-    SingleOutputStreamOperator<Row> out = SwagWindows.aggregate(in, query(),
-        SwagFlinkOptions.defaults().withUid("swag"));
+    SingleOutputStreamOperator<Row> out = SwagWindows.aggregate(in, query, options);
     DataStream<String> all = out.map(RestoreTest::format).returns(Types.STRING)
         .union(out.getSideOutput(SwagWindows.lateTag(TestStreams.type())).map(r -> "LATE " + r.getField(3))
             .returns(Types.STRING));

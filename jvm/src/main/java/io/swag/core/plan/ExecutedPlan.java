@@ -59,6 +59,9 @@ public final class ExecutedPlan {
         slicing = true;
         sliceMs = s.width();
         a = s.inner();
+      } else if (g.storesSlices()) { // the key combines records into slices before its aggregator
+        slicing = true;
+        sliceMs = g.plan().sliceMs();
       }
       boolean adaptive = false;
       boolean switched = false;

@@ -77,7 +77,7 @@ public final class StoredWindows {
     this.g = g;
     this.timeSlot = timeSlot;
     this.slices = g.preaggregates();
-    if (slices && g.plan().slicing()) {
+    if (slices && !g.storesSlices()) {
       throw new IllegalArgumentException("a pre-aggregating group must be built by WindowGroup.storedGroups");
     }
     this.width = g.plan().sliceMs();

@@ -46,6 +46,7 @@ public final class WindowGroup {
   private final int[][] members;
   private final String[][] outputs;
   private final InputCheck check;
+  private boolean storedSlices;
 
   /**
    * @param columnIndex the row index of each column name ({@code Object[]} rows)
@@ -138,6 +139,7 @@ public final class WindowGroup {
         }
         w = timeGroups(plan.withGroup(i, q), columnOrder, finalOnly).get(g - 1);
       }
+      w.storedSlices = w.preaggregates();
       r.add(w);
     }
     return r;
@@ -151,6 +153,11 @@ public final class WindowGroup {
    * mergeable} product (partials combined in any order, with a byte form to store them). The one rule
    * for Spark's pre-aggregation before the shuffle and the Flink operator's stored slices.
    */
+  /** Built by {@link #storedGroups} to pre-aggregate: its keys combine records into slices ({@link StoredWindows}). */
+  public boolean storesSlices() {
+    return storedSlices;
+  }
+
   public boolean preaggregates() {
     return !perRecord && plan.sliceMs() > 0 && fn.isMergeable();
   }

@@ -71,6 +71,26 @@ public record ExplainedPlan(List<Group> groups) {
   }
 
   /**
+   * Asserts that {@code executed} runs these groups as an engine that stores slices
+   * ({@link WindowGroup#storedGroups}) runs them: a group whose functions are all mergeable (given
+   * per group in {@code mergeable}) on the plan's tree (the explained one, or the fallback tree of an
+   * in-order plan), pre-aggregated into slices of the explained gcd; any other group as explained.
+   */
+  public void assertExecutedWithStoredSlices(ExecutedPlan executed, List<Boolean> mergeable) {
+    List<Group> asRun = new ArrayList<>();
+    for (int i = 0; i < groups.size(); i++) {
+      Group e = groups.get(i);
+      if (mergeable.get(i) && e.kind().equals("time")) {
+        String tree = e.algorithm().startsWith("bfiba") ? e.algorithm() : e.fallbackTree();
+        e = new Group(e.kind(), e.windows(), tree, null, e.minArity(), e.sliceMs(), true, e.evictionWindow(),
+            e.rangeQueries());
+      }
+      asRun.add(e);
+    }
+    new ExplainedPlan(asRun).assertExecutedBy(executed, false);
+  }
+
+  /**
    * Asserts that {@code executed} runs these groups: per group the same windows, the algorithm
    * (an in-order plan: DABA Lite with the fallback tree; a tree plan: that tree), the min arity of the
    * tree, slicing on/off and its width, the eviction window and the range-query windows.
