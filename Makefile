@@ -126,10 +126,10 @@ test-flink-python: venv-flink
 
 # Flink throughput benchmarks (docs/benchmarks-flink.md): swag vs built-in sliding windows and SQL HOP
 # (built in the reactor, nothing installed into ~/.m2; timed runs hold /tmp/swag-bench.lock)
-FLINK_BENCH = mvn -B -q -ntp -pl connectors/flink -am -DskipTests package dependency:build-classpath \
+FLINK_BENCH_CP = mvn -B -q -ntp -pl connectors/flink -am -DskipTests package dependency:build-classpath \
 	  -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp && cd connectors/flink && uptime && \
-	  flock /tmp/swag-bench.lock java -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench.cp) \
-	  io.swag.flink.bench.FlinkBench
+	  flock /tmp/swag-bench.lock java -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench.cp)
+FLINK_BENCH = $(FLINK_BENCH_CP) io.swag.flink.bench.FlinkBench
 
 bench-flink:
 	$(FLINK_BENCH) full target/bench-flink.csv
@@ -140,6 +140,15 @@ bench-flink-quick:
 # window/slide 1 and 10 only, 5 alternating rounds per engine (the close cases)
 bench-flink-repeat:
 	$(FLINK_BENCH) repeat target/bench-flink-repeat.csv
+
+# Checkpoint bytes, heap and key-cache throughput against window size, swag vs the built-in
+# (StateBench; FLINK_STATE_MAX_WINDOW_S: the largest window, seconds; FLINK_STATE_ARGS: the built-in's
+# largest window, then nocache to leave out the key-cache runs)
+FLINK_STATE_MAX_WINDOW_S ?= 1000
+FLINK_STATE_ARGS ?= 100
+.PHONY: bench-flink-state
+bench-flink-state:
+	$(FLINK_BENCH_CP) io.swag.flink.bench.StateBench target/bench-flink-state.csv $(FLINK_STATE_MAX_WINDOW_S) $(FLINK_STATE_ARGS)
 
 # ==== Spark connector benchmarks (issue 6; owner: Spark) ====================================
 # docs/benchmarks-spark.md: swag operator vs Spark's built-in window() (records/s, state size) and

@@ -45,7 +45,10 @@ def test_errors_name_the_class_and_the_column():
     require_jar()
     with pytest.raises(swag.InvalidQueryError, match=r"udaf 'com\.example\.Missing' \(column 'v'\): class not found"):
         swag.Query(key="k", time="t").window(10, x=swag.udaf("com.example.Missing", "v")).validate()
-    with pytest.raises(swag.InvalidQueryError, match="does not implement io.swag.core.AggregateFunction"):
+    with pytest.raises(
+        swag.InvalidQueryError,
+        match=r"udaf 'java\.lang\.String' \(column 'v'\): class does not implement io\.swag\.core\.AggregateFunction",
+    ):
         swag.Query(key="k", time="t").window(10, x=swag.udaf("java.lang.String", "v")).validate()
     with pytest.raises(swag.InvalidQueryError, match="k must be an integer >= 1"):
         swag.Query(key="k", time="t").window(10, x=swag.udaf(TOPK, "v", k=0)).validate()

@@ -120,19 +120,25 @@ def _call(fn: Any, *args: Any) -> Any:
         raise
 
 
-def aggregate(stream: Any, query: Any, *, late: bool = False) -> Any:
+def aggregate(stream: Any, query: Any, *, late: bool = False, cache_max_keys: int | None = None) -> Any:
     """Runs ``query`` on a PyFlink ``DataStream`` of named Rows with event-time watermarks.
 
     Returns the result ``DataStream`` (Rows: key columns, ``window``, ``window_start``,
     ``window_end``, the aggregates; lists and sketches as strings). With ``late=True`` returns
     ``(result, late_records)``, the second a DataStream of the input rows too late for every window.
+    ``cache_max_keys``: keys per subtask whose aggregators stay on the heap (default 100,000); the
+    others are rebuilt from keyed state at their next record or timer, with the same results.
     """
     from pyflink.datastream import DataStream
 
     _add_jar(stream_env(stream))
     sw = _swag_class("io.swag.flink.SwagWindows")
     j_in = stream._j_data_stream
-    j_out = _call(sw.aggregate, j_in, _query_json(query))
+    if cache_max_keys is None:
+        j_out = _call(sw.aggregate, j_in, _query_json(query))
+    else:
+        options = _call(_swag_class("io.swag.flink.SwagFlinkOptions").defaults().withCacheMaxKeys, int(cache_max_keys))
+        j_out = _call(sw.aggregate, j_in, _query_json(query), options)
     result = DataStream(sw.plainColumns(j_out))
     if late:
         return result, DataStream(sw.lateRecords(j_out, j_in))

@@ -90,9 +90,29 @@ def test_aggregate_equals_the_local_executor(env: StreamExecutionEnvironment) ->
     assert got == want
 
 
+def test_a_small_key_cache_gives_the_same_rows(env: StreamExecutionEnvironment) -> None:
+    """cache_max_keys=1: every change of key writes the old key to state and rebuilds the new one."""
+    rows = _rows()
+    got = {}
+    with swag.flink.aggregate(_stream(env, rows), _query(), cache_max_keys=1).execute_and_collect() as it:
+        for r in it:
+            d = r.as_dict() if hasattr(r, "as_dict") else dict(zip(r._fields, r))
+            got[_key(d)] = (d["top"], d["n"], d["s"])
+    want = {
+        _key(d): (d["top"], d["n"], d["s"])
+        for d in swag.run(_query(), [dict(zip(NAMES, r)) for r in rows]).rows
+    }
+    assert len({k[0] for k in want}) > 1 and len(want) > 50
+    assert got == want
+    with pytest.raises(swag.InvalidQueryError, match="cache_max_keys: 0"):
+        swag.flink.aggregate(_stream(env, rows), _query(), cache_max_keys=0)
+
+
 def test_executed_plan_is_the_explained_plan(env: StreamExecutionEnvironment) -> None:
     """The operator's read-back of what it built (one per subtask, from the job's accumulators) runs
-    the plan explain() prints: two windows sharing one B-tree (range queries), arity 8, not sliced."""
+    the plan explain() prints: two windows sharing one B-tree (range queries), arity 8; max is
+    mergeable, so the operator keeps each key's records combined per slice of the gcd (100 ms), in
+    its state and its tree, where explain() has no sliced aggregator."""
     q = (swag.Query(key="k", time="ts", order="out_of_order")
          .window(500, slide=100, name="short", top=swag.max("v")).window(2000, slide=100, name="long", top2=swag.max("v")))
     explain = q.explain()
@@ -111,7 +131,8 @@ def test_executed_plan_is_the_explained_plan(env: StreamExecutionEnvironment) ->
     assert len(plans) == 1, plans  # parallelism 1: one subtask
     (g,) = plans[0]["groups"]
     assert (g["algorithm"], g["tree"], g["min_arity"], g["adaptive"]) == ("bfiba8", "bfiba8", 8, False), g
-    assert (g["slicing"], g["slice_ms"]) == (False, 0), g
+    assert (g["slicing"], g["slice_ms"]) == (True, 100), g
+    assert plans[0]["engine"]["state"] == "slices", plans[0]
     assert (g["window_names"], g["eviction_window"], g["range_query_windows"]) == (["short", "long"], 1, [0]), g
 
 

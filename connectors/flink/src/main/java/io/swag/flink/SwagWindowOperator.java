@@ -380,6 +380,9 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private void markDirty(KeyState s) {
     if (!s.dirty) {
       s.dirty = true;
+      if (dirty.size() >= 2 * states.size() + 16) {
+        dirty.removeIf(d -> !d.dirty); // keys written when they left the cache: the list stays O(cached keys)
+      }
       dirty.add(s);
     }
   }
@@ -415,6 +418,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     s.timer = Long.MAX_VALUE;
     if (s.idle()) {
       states.remove(key);
+      s.dirty = false; // its state is cleared here: nothing to write
       for (EntryStore e : entries) {
         e.clear();
       }

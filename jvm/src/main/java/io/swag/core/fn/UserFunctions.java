@@ -135,9 +135,18 @@ public final class UserFunctions {
       return FUNCTION + "(" + className + ")";
     }
 
+    /** A failure of the user's code outside {@code lift}: a typed error naming the class, column and method. */
+    private IllegalStateException failed(String method, RuntimeException e) {
+      return new IllegalStateException(label + ": " + method + " threw " + e, e);
+    }
+
     @Override
     public Object identity() {
-      return fn.identity();
+      try {
+        return fn.identity();
+      } catch (RuntimeException e) {
+        throw failed("identity", e);
+      }
     }
 
     @Override
@@ -151,12 +160,22 @@ public final class UserFunctions {
 
     @Override
     public Object combine(Object older, Object newer) {
-      return fn.combine(older, newer);
+      try {
+        return fn.combine(older, newer);
+      } catch (RuntimeException e) {
+        throw failed("combine", e);
+      }
     }
 
     @Override
     public Object lower(Object partial) {
-      return type.convert(fn.lower(partial));
+      Object r;
+      try {
+        r = fn.lower(partial);
+      } catch (RuntimeException e) {
+        throw failed("lower", e);
+      }
+      return type.convert(r);
     }
 
     @Override
@@ -171,7 +190,11 @@ public final class UserFunctions {
 
     @Override
     public Object inverse(Object whole, Object older) {
-      return fn.inverse(whole, older);
+      try {
+        return fn.inverse(whole, older);
+      } catch (RuntimeException e) {
+        throw failed("inverse", e);
+      }
     }
 
     @Override

@@ -66,6 +66,12 @@ public final class RowCodec {
       len = size;
     }
 
+    /** Copies the bytes written into {@code dst} at {@code at}; returns the offset after them. */
+    public int copyTo(byte[] dst, int at) {
+      System.arraycopy(buf, 0, dst, at, len);
+      return at + len;
+    }
+
     /** A copy of the bytes written. */
     public byte[] toByteArray() {
       return java.util.Arrays.copyOf(buf, len);

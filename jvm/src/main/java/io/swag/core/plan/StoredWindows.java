@@ -54,15 +54,23 @@ public final class StoredWindows {
   private long evicted = Long.MIN_VALUE;
   private boolean changed;
 
-  // slices: the deltas since the last flush (slot i holds slice deltaStarts[i]), evicted slice starts
+  // slices: the deltas since the last flush (slot i holds slice deltaStarts[i]; deltaIndex: open
+  // addressing, slice start to slot + 1, at most half full), stored slices evicted since the last flush
   private final ProductFunction.At at;
   private ProductPartials delta;
   private long[] deltaStarts = NONE;
   private int deltaCount;
+  private long[] deltaKeys = NONE;
+  private int[] deltaSlots = new int[0];
   private long[] gone = NONE;
   private int goneCount;
+  private long maxStored = Long.MIN_VALUE; // the largest slice start ever written
 
-  // rows: the rows since the last flush, the stored chunks' (largest time, id) pairs
+  // rows: the rows since the last flush in segments of about SEGMENT bytes (each with its largest
+  // time, so that segments evicted before a flush are dropped), the stored chunks' (largest time, id)
+  private static final int SEGMENT = 64 << 10;
+  private final java.util.ArrayList<RowCodec.Writer> segments = new java.util.ArrayList<>();
+  private long[] segmentMax = NONE;
   private RowCodec.Writer pending;
   private long pendingMax = Long.MIN_VALUE;
   private long[] index = NONE;
@@ -100,11 +108,8 @@ public final class StoredWindows {
     if (t > evicted) {
       evicted = t;
     }
-    if (slices) {
-      if (goneCount == gone.length) {
-        gone = Arrays.copyOf(gone, Math.max(8, 2 * goneCount));
-      }
-      gone[goneCount++] = t;
+    if (slices && t <= maxStored) { // a slice never written needs no removal
+      addGone(t);
     }
     changed = true;
   }
@@ -124,8 +129,8 @@ public final class StoredWindows {
         at.set(null, 0);
       }
     } else {
-      if (pending == null) {
-        pending = new RowCodec.Writer(256);
+      if (pending == null || pending.size() >= SEGMENT) {
+        newSegment();
       }
       int mark = pending.size();
       pending.add(row);
@@ -140,12 +145,32 @@ public final class StoredWindows {
     changed = true;
   }
 
-  /** Combines the record in {@link #at} into the delta of slice {@code s}. */
-  private void addDelta(long s) {
-    int i = deltaCount - 1;
-    while (i >= 0 && deltaStarts[i] != s) { // newest first: in-order records find theirs at once
-      i--;
+  /** Starts a new segment of pending rows; drops the segments whose rows are all evicted. */
+  private void newSegment() {
+    if (pending != null) {
+      if (segmentMax.length == segments.size()) {
+        segmentMax = Arrays.copyOf(segmentMax, Math.max(4, 2 * segmentMax.length));
+      }
+      segmentMax[segments.size()] = pendingMax;
+      segments.add(pending);
+      int keep = 0;
+      for (int i = 0; i < segments.size(); i++) {
+        if (segmentMax[i] > evicted) {
+          segmentMax[keep] = segmentMax[i];
+          segments.set(keep++, segments.get(i));
+        }
+      }
+      while (segments.size() > keep) {
+        segments.remove(segments.size() - 1);
+      }
     }
+    pending = new RowCodec.Writer(256);
+    pendingMax = Long.MIN_VALUE;
+  }
+
+  /** Combines the record in {@link #at} into the delta of slice {@code s}: O(1) expected. */
+  private void addDelta(long s) {
+    int i = deltaSlot(s);
     if (i >= 0) {
       int scratch = delta.capacity();
       delta.liftObject(scratch, at, at.time);
@@ -157,13 +182,96 @@ public final class StoredWindows {
       delta = (ProductPartials) g.function().newPartials();
     }
     if (deltaCount == delta.capacity()) {
-      int n = Math.max(4, 2 * deltaCount);
-      delta.resize(n);
-      deltaStarts = Arrays.copyOf(deltaStarts, n);
+      if (!compactDeltas()) {
+        int n = Math.max(4, 2 * deltaCount);
+        delta.resize(n);
+        deltaStarts = Arrays.copyOf(deltaStarts, n);
+      }
     }
     i = deltaCount++;
     deltaStarts[i] = s;
+    if (2 * deltaCount > deltaKeys.length) {
+      rehash(4 * deltaCount); // indexes slot i too
+    } else {
+      indexDelta(s, i);
+    }
     delta.liftObject(i, at, at.time);
+  }
+
+  private int deltaSlot(long s) {
+    if (deltaCount == 0) {
+      return -1;
+    }
+    int mask = deltaKeys.length - 1;
+    for (int h = mix(s) & mask; deltaSlots[h] != 0; h = (h + 1) & mask) {
+      if (deltaKeys[h] == s) {
+        return deltaSlots[h] - 1;
+      }
+    }
+    return -1;
+  }
+
+  private void indexDelta(long s, int slot) {
+    int mask = deltaKeys.length - 1;
+    int h = mix(s) & mask;
+    while (deltaSlots[h] != 0) {
+      h = (h + 1) & mask;
+    }
+    deltaKeys[h] = s;
+    deltaSlots[h] = slot + 1;
+  }
+
+  /** Rebuilds the index of the first {@code deltaCount} deltas with at least {@code capacity} cells. */
+  private void rehash(int capacity) {
+    int n = Integer.highestOneBit(Math.max(16, capacity) - 1) << 1;
+    deltaKeys = new long[n];
+    deltaSlots = new int[n];
+    int mask = n - 1;
+    for (int i = 0; i < deltaCount; i++) {
+      int h = mix(deltaStarts[i]) & mask;
+      while (deltaSlots[h] != 0) {
+        h = (h + 1) & mask;
+      }
+      deltaKeys[h] = deltaStarts[i];
+      deltaSlots[h] = i + 1;
+    }
+  }
+
+  private static int mix(long s) {
+    long h = s * 0x9E3779B97F4A7C15L;
+    return (int) (h ^ (h >>> 32));
+  }
+
+  /**
+   * Drops the deltas of slices the windows evicted (no flush will write them) when they are at least
+   * half of all: without checkpoints the deltas stay O(slices in the window). Returns whether any went.
+   */
+  private boolean compactDeltas() {
+    int live = 0;
+    for (int i = 0; i < deltaCount; i++) {
+      if (deltaStarts[i] > evicted) {
+        live++;
+      }
+    }
+    if (deltaCount == 0 || 2 * live > deltaCount) {
+      return false;
+    }
+    int keep = 0;
+    for (int i = 0; i < deltaCount; i++) {
+      if (deltaStarts[i] > evicted) {
+        if (keep != i) {
+          delta.copy(keep, i);
+        }
+        deltaStarts[keep++] = deltaStarts[i];
+      }
+    }
+    for (int i = keep; i < deltaCount; i++) {
+      delta.release(i);
+      delta.setIdentity(i);
+    }
+    deltaCount = keep;
+    rehash(4 * Math.max(4, keep));
+    return true;
   }
 
   /** {@link KeyWindows#fire}. */
@@ -206,11 +314,18 @@ public final class StoredWindows {
             delta.release(scratch);
           }
           store.put(s, bytes(i));
+          maxStored = Math.max(maxStored, s);
         }
         delta.release(i);
         delta.setIdentity(i);
       }
       deltaCount = 0;
+      if (deltaKeys.length > 64) {
+        deltaKeys = NONE; // a quiet key keeps no index
+        deltaSlots = new int[0];
+      } else {
+        Arrays.fill(deltaSlots, 0);
+      }
     }
     for (int i = 0; i < goneCount; i++) {
       store.remove(gone[i]);
@@ -229,14 +344,27 @@ public final class StoredWindows {
   }
 
   private void flushRows(EntryStore store) throws Exception {
-    if (pending != null && pending.size() > 0) {
-      if (pendingMax > evicted) {
-        store.put(nextChunk, pending.toByteArray());
-        addIndex(pendingMax, nextChunk);
-        nextChunk++;
-      }
+    if (pending != null) {
+      newSegment(); // the last segment joins the others; evicted ones are dropped
     }
-    pending = null; // the buffer goes with the flush: a quiet key holds none
+    long max = Long.MIN_VALUE;
+    int bytes = 0;
+    for (int i = 0; i < segments.size(); i++) {
+      max = Math.max(max, segmentMax[i]);
+      bytes += segments.get(i).size();
+    }
+    if (max > evicted && bytes > 0) {
+      byte[] chunk = new byte[bytes];
+      int at0 = 0;
+      for (RowCodec.Writer w : segments) {
+        at0 = w.copyTo(chunk, at0);
+      }
+      store.put(nextChunk, chunk);
+      addIndex(max, nextChunk);
+      nextChunk++;
+    }
+    segments.clear();
+    pending = null; // the buffers go with the flush: a quiet key holds none
     pendingMax = Long.MIN_VALUE;
     int keep = 0;
     for (int i = 0; i < indexLen; i += 2) {
@@ -297,6 +425,7 @@ public final class StoredWindows {
       long id = ids[0][order[k]];
       byte[] b = blobs[0][order[k]];
       if (w.slices) {
+        w.maxStored = Math.max(w.maxStored, id);
         if (id > w.evicted) {
           ts[n] = id;
           values[n++] = new ProductFunction.Lifted(b);
@@ -332,6 +461,18 @@ public final class StoredWindows {
       gone = Arrays.copyOf(gone, Math.max(8, 2 * goneCount));
     }
     gone[goneCount++] = s;
+  }
+
+  /** What waits for the next flush: slice deltas (slices), or bytes of pending rows (rows). */
+  long heldSinceFlush() {
+    if (slices) {
+      return deltaCount;
+    }
+    long n = pending == null ? 0 : pending.size();
+    for (RowCodec.Writer w : segments) {
+      n += w.size();
+    }
+    return n;
   }
 
   /** Slices or chunks in the store after the next flush, as far as this key knows (for metrics). */

@@ -180,7 +180,8 @@ class UserFunctionsTest {
         && e.getMessage().contains("not found"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
         () -> new AggregateSpec("x", "udaf", "v", opts(String.class.getName())).create());
-    assertTrue(e.getMessage().contains("does not implement io.swag.core.AggregateFunction"), e.getMessage());
+    assertTrue(e.getMessage().contains("does not implement io.swag.core.AggregateFunction")
+        && e.getMessage().contains("'java.lang.String'") && e.getMessage().contains("column 'v'"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
         () -> new AggregateSpec("x", "udaf", "v", opts(NoArgs.class.getName(), "k", 3)).create());
     assertTrue(e.getMessage().contains("[k]") && e.getMessage().contains("Map"), e.getMessage());
@@ -285,5 +286,85 @@ class UserFunctionsTest {
     assertTrue(bad.get(0).contains("commutative"), bad.toString());
     List<String> lift = FunctionLaws.check(concat, List.of(1L, -2L), 5, 1);
     assertTrue(lift.get(0).contains("threw") && lift.get(0).contains("negative"), lift.toString());
+  }
+
+  /** An invertible, cheap sum: subtract-on-evict eligible, like the built-in sum. */
+  public static final class InvSum implements AggregateFunction<Object, Long, Long> {
+    public String name() {
+      return "invsum";
+    }
+
+    public Long identity() {
+      return 0L;
+    }
+
+    public Long lift(Object v, long t) {
+      return ((Number) v).longValue();
+    }
+
+    public Long combine(Long a, Long b) {
+      if (a == 13L && b == 13L) {
+        throw new ArithmeticException("13 + 13 is bad luck");
+      }
+      return a + b;
+    }
+
+    public Long lower(Long p) {
+      return p;
+    }
+
+    @Override
+    public boolean isCommutative() {
+      return true;
+    }
+
+    @Override
+    public boolean isInvertible() {
+      return true;
+    }
+
+    @Override
+    public Long inverse(Long whole, Long older) {
+      return whole - older;
+    }
+
+    @Override
+    public int combineCost() {
+      return 1;
+    }
+  }
+
+  /** The planner treats a user's function by its flags, as a built-in with the same flags. */
+  @Test
+  void flagsDrivePlanning() {
+    String count = "{\"key\":[\"k\"],\"windows\":[{\"kind\":\"count\",\"size\":5,\"slide\":1,\"aggregates\":"
+        + "[{\"output\":\"x\",\"function\":\"udaf\",\"column\":\"v\",\"options\":{\"class\":\"%s\"}}]}]}";
+    // invertible and cheap: subtract-on-evict for a count window (as the built-in sum); not invertible: DABA Lite
+    assertEquals("soe", Planner.plan(QuerySpec.fromJson(String.format(count, InvSum.class.getName())))
+        .groups().get(0).algorithm());
+    assertEquals("daba_lite", Planner.plan(QuerySpec.fromJson(String.format(count, LongSum.class.getName())))
+        .groups().get(0).algorithm());
+    // commutative with a byte form: pre-aggregated into slices (Spark's map side, the Flink operator's
+    // stored slices); without a byte form, or not commutative: records
+    String time = "{\"key\":[\"k\"],\"time\":\"t\",\"windows\":[{\"size\":1000,\"slide\":100,\"aggregates\":"
+        + "[{\"output\":\"x\",\"function\":\"udaf\",\"column\":\"v\",\"options\":{\"class\":\"%s\"}}]}]}";
+    for (Object[] c : new Object[][] {{LongSum.class, true}, {InvSum.class, false}, {Concat.class, false}}) {
+      io.swag.core.plan.Plan plan = Planner.plan(QuerySpec.fromJson(String.format(time, ((Class<?>) c[0]).getName())));
+      boolean pre = io.swag.core.plan.WindowGroup.storedGroups(plan, List.of("k", "t", "v"), false).get(0).preaggregates();
+      assertEquals(c[1], pre, ((Class<?>) c[0]).getSimpleName());
+    }
+  }
+
+  /** A user's combine, lower or inverse that throws is a typed error naming the class, column and method. */
+  @Test
+  void failuresOutsideLiftNameClassColumnAndMethod() {
+    @SuppressWarnings("unchecked")
+    AggregateFunction<Object, Object, Object> f = (AggregateFunction<Object, Object, Object>)
+        new AggregateSpec("x", "udaf", "v", opts(InvSum.class.getName())).create();
+    Object a = f.lift(13L, 0);
+    IllegalStateException e = assertThrows(IllegalStateException.class, () -> f.combine(a, f.lift(13L, 1)));
+    assertTrue(e.getMessage().contains("'" + InvSum.class.getName() + "'") && e.getMessage().contains("column 'v'")
+        && e.getMessage().contains("combine threw") && e.getMessage().contains("bad luck"), e.getMessage());
+    assertEquals(7L, f.combine(f.lift(3L, 0), f.lift(4L, 1)));
   }
 }

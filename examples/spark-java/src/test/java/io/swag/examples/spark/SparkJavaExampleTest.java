@@ -118,6 +118,21 @@ class SparkJavaExampleTest {
     withLate.add(late);
     check(read(out.resolve("backfill")), withLate, 0);
     check(read(out.resolve("stream")), trips, 1);
+    // the observed metrics the example prints per micro-batch ([late, rejected, windows]) add up to
+    // what the stream's rows show: one late trip, one rejected trip
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("batch \\d+: \\[(\\d+),(\\d+),(\\d+)\\]").matcher(text);
+    long[] sum = new long[3];
+    int batches = 0;
+    while (m.find()) {
+      for (int i = 0; i < 3; i++) {
+        sum[i] += Long.parseLong(m.group(i + 1));
+      }
+      batches++;
+    }
+    assertTrue(batches > 0, "no observed metrics printed: " + text);
+    assertEquals(1, sum[0], "late in the observed metrics");
+    assertEquals(1, sum[1], "rejected in the observed metrics");
+    assertTrue(sum[2] > 0, "windows in the observed metrics");
   }
 
   /** The example's output rows against the recompute over {@code trips}; {@code lateTrips} late rows expected. */

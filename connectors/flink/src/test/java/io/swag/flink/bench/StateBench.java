@@ -1,0 +1,301 @@
+package io.swag.flink.bench;
+
+import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.WindowSpec;
+import io.swag.flink.SwagFlinkOptions;
+import io.swag.flink.SwagWindows;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.streaming.api.windowing.assigners.SlidingEventTimeWindows;
+import org.apache.flink.types.Row;
+
+/**
+ * State benchmark of the swag operator against Flink's built-in sliding window, same job: 4 keys,
+ * one record per ms per key ({@code ts} = record index / 4), {@code max(v)}, slide 1 s, windows of
+ * 1 s .. {@code maxWindowS} s (10^3 .. records per key in the window), hashmap (full checkpoints) and
+ * RocksDB with incremental checkpoints, a checkpoint every 1 s. The source runs free until the last
+ * 40 s of event time, then a map throttles it (about 40,000 records/s) so that several checkpoints
+ * fall in the steady state: the figures are the medians over those checkpoints of the bytes each one
+ * added (files of its {@code chk-N} folder plus files new in {@code shared/} since the previous
+ * one), and the used heap after a full GC when the tail starts (the mini cluster runs in this JVM).
+ * A pass-through job (same source, keyBy, a map) gives the heap floor. Then throughput with a key
+ * cache far smaller than the key count.
+ *
+ * <p>Run: {@code make bench-flink-state} (docs/benchmarks-flink.md); arguments: output CSV, the
+ * largest window in seconds (default 1000), the largest for the built-in (default 100: it pays
+ * O(window/slide) per record), {@code nocache} to leave out the cache runs. Not a unit test.
+ */
+public final class StateBench {
+  static final int KEYS = 4;
+  static final long TAIL_MS = 40_000;
+  static final AtomicLong TAIL_START = new AtomicLong();
+  static final AtomicLong HEAP = new AtomicLong();
+
+  /** Record i: key i % keys, time i / 4 ms (4 records per ms of event time, whatever the keys). */
+  static final class Gen implements GeneratorFunction<Long, Row> {
+    private static final long serialVersionUID = 1L;
+    private final int keys;
+
+    Gen(int keys) {
+      this.keys = keys;
+    }
+
+    @Override
+    public Row map(Long i) {
+      return Row.of((long) (i % keys), i / 4, (double) ((i * 7919) % 10_007));
+    }
+  }
+
+  /** Passes rows on; from {@code tailFrom} on, sleeps 1 ms every 40 rows and records the heap once. */
+  static final class Tail extends RichMapFunction<Row, Row> {
+    private static final long serialVersionUID = 1L;
+    private final long tailFrom;
+    private long seen;
+
+    Tail(long tailFrom) {
+      this.tailFrom = tailFrom;
+    }
+
+    @Override
+    public Row map(Row r) throws Exception {
+      seen++;
+      if (seen == tailFrom) {
+        System.gc();
+        HEAP.set(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        TAIL_START.set(System.nanoTime());
+      }
+      if (seen > tailFrom && seen % 40 == 0) {
+        Thread.sleep(1);
+      }
+      return r;
+    }
+  }
+
+  /** Watches a checkpoint folder: per completed checkpoint, its time and the bytes it added. */
+  static final class Watcher extends Thread {
+    final Path dir;
+    final List<long[]> checkpoints = new ArrayList<>(); // {nanoTime, bytes}
+    final Set<Path> seenShared = new HashSet<>();
+    final Set<String> seenChk = new HashSet<>();
+    volatile boolean stop;
+
+    Watcher(Path dir) {
+      this.dir = dir;
+      setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+      while (!stop) {
+        try {
+          scan();
+          Thread.sleep(10);
+        } catch (Exception e) {
+          // a file deleted while listed: try again
+        }
+      }
+    }
+
+    void scan() throws IOException {
+      if (!Files.isDirectory(dir)) {
+        return;
+      }
+      try (Stream<Path> jobs = Files.list(dir)) {
+        for (Path job : jobs.toList()) {
+          try (Stream<Path> parts = Files.list(job)) {
+            for (Path p : parts.toList()) {
+              String n = p.getFileName().toString();
+              if (n.startsWith("chk-") && !seenChk.contains(n) && Files.exists(p.resolve("_metadata"))) {
+                long bytes = size(p);
+                for (String shared : new String[] {"shared", "taskowned"}) {
+                  Path s = job.resolve(shared);
+                  if (Files.isDirectory(s)) {
+                    try (Stream<Path> files = Files.walk(s)) {
+                      for (Path f : files.filter(Files::isRegularFile).toList()) {
+                        if (seenShared.add(f)) {
+                          bytes += Files.size(f);
+                        }
+                      }
+                    }
+                  }
+                }
+                seenChk.add(n);
+                synchronized (checkpoints) {
+                  checkpoints.add(new long[] {System.nanoTime(), bytes});
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+
+    static long size(Path p) throws IOException {
+      try (Stream<Path> files = Files.walk(p)) {
+        long n = 0;
+        for (Path f : files.filter(Files::isRegularFile).toList()) {
+          n += Files.size(f);
+        }
+        return n;
+      }
+    }
+  }
+
+  static StreamExecutionEnvironment env(String backend, Path dir, long intervalMs) {
+    Configuration c = new Configuration();
+    c.setString("state.backend.type", backend.startsWith("rocksdb") ? "rocksdb" : "hashmap");
+    c.setString("execution.checkpointing.incremental", backend.equals("rocksdb") ? "true" : "false");
+    if (intervalMs > 0) {
+      c.setString("execution.checkpointing.dir", dir.toUri().toString());
+      c.setString("execution.checkpointing.interval", intervalMs + "ms");
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(c);
+    env.setParallelism(1);
+    env.getConfig().enableObjectReuse();
+    return env;
+  }
+
+  static DataStream<Row> source(StreamExecutionEnvironment env, long n, int keys, long tailFrom) {
+    DataStream<Row> s = env.fromSource(new DataGeneratorSource<>(new Gen(keys), n, RateLimiterStrategy.noOp(),
+        FlinkBench.TYPE), WatermarkStrategy.noWatermarks(), "gen");
+    if (tailFrom > 0) {
+      s = s.map(new Tail(tailFrom)).returns(FlinkBench.TYPE);
+    }
+    return s.assignTimestampsAndWatermarks(WatermarkStrategy.<Row>forMonotonousTimestamps()
+        .withTimestampAssigner((r, p) -> (Long) r.getField(1)));
+  }
+
+  static void job(StreamExecutionEnvironment env, DataStream<Row> in, String engine, long sizeMs, long slideMs,
+      int cacheKeys) {
+    if (engine.equals("swag")) {
+      QuerySpec q = QuerySpec.builder().key("k").time("ts").order("in_order")
+          .window(WindowSpec.time(sizeMs, slideMs).aggregate("mx", "max", "v")).build();
+      SwagWindows.aggregate(in, q, SwagFlinkOptions.defaults().withCacheMaxKeys(cacheKeys))
+          .sinkTo(new DiscardingSink<>());
+    } else if (engine.equals("builtin")) {
+      in.keyBy(r -> (Long) r.getField(0), Types.LONG)
+          .window(SlidingEventTimeWindows.of(Duration.ofMillis(sizeMs), Duration.ofMillis(slideMs)))
+          .aggregate(new FlinkBench.MaxAgg(), new FlinkBench.EmitWindow(),
+              org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO,
+              FlinkBench.ROW_OUT)
+          .sinkTo(new DiscardingSink<>());
+    } else { // pass-through: keyBy and a map
+      in.keyBy(r -> (Long) r.getField(0), Types.LONG).map(r -> r).returns(FlinkBench.TYPE)
+          .sinkTo(new DiscardingSink<>());
+    }
+  }
+
+  static long median(List<Long> xs) {
+    if (xs.isEmpty()) {
+      return -1;
+    }
+    List<Long> s = new ArrayList<>(xs);
+    s.sort(null);
+    return s.get(s.size() / 2);
+  }
+
+  public static void main(String[] args) throws Exception {
+    String out = args.length > 0 ? args[0] : "target/bench-flink-state.csv";
+    long maxWindowS = args.length > 1 ? Long.parseLong(args[1]) : 1000;
+    long builtinMaxWindowS = args.length > 2 ? Long.parseLong(args[2]) : 100;
+    boolean cacheRuns = args.length <= 3 || !args[3].equals("nocache");
+    List<String> lines = new ArrayList<>();
+    lines.add("bench,window_s,records_per_key_in_window,engine,backend,checkpoints_in_tail,median_bytes_per_checkpoint,"
+        + "max_bytes_per_checkpoint,heap_bytes_at_tail,records_per_s");
+    PrintStream o = System.out;
+    Path root = Files.createTempDirectory("swag-state-bench");
+    // warm-up
+    for (String engine : new String[] {"swag", "builtin"}) {
+      StreamExecutionEnvironment env = env("hashmap", root, 0);
+      job(env, source(env, 400_000, KEYS, 0), engine, 10_000, 1_000, 100_000);
+      env.execute("warm-up " + engine);
+    }
+    for (long w = 1; w <= maxWindowS; w *= 10) {
+      long sizeMs = w * 1000;
+      long n = KEYS * (sizeMs + 2 * TAIL_MS);
+      long tailFrom = n - KEYS * TAIL_MS;
+      for (String backend : new String[] {"hashmap", "rocksdb"}) {
+        for (String engine : new String[] {"swag", "builtin", "passthrough"}) {
+          if (engine.equals("passthrough") && (w > 1 || backend.equals("rocksdb"))) {
+            continue; // the heap floor, once
+          }
+          if (engine.equals("builtin") && w > builtinMaxWindowS) {
+            continue; // O(window/slide) per record: 1,000 s would take about 12 minutes
+          }
+          Path dir = root.resolve(engine + "-" + backend + "-" + w);
+          StreamExecutionEnvironment env = env(backend, dir, 1000);
+          job(env, source(env, n, KEYS, tailFrom), engine, sizeMs, 1000, 100_000);
+          Watcher watch = new Watcher(dir);
+          watch.start();
+          HEAP.set(0);
+          TAIL_START.set(Long.MAX_VALUE);
+          long t0 = System.nanoTime();
+          JobExecutionResult r = env.execute("state " + engine + " " + backend + " " + w + " s");
+          watch.stop = true;
+          watch.join();
+          watch.scan();
+          long tail = TAIL_START.get();
+          List<Long> bytes = new ArrayList<>();
+          synchronized (watch.checkpoints) {
+            for (long[] c : watch.checkpoints) {
+              if (c[0] > tail) {
+                bytes.add(c[1]);
+              }
+            }
+          }
+          long max = bytes.stream().mapToLong(Long::longValue).max().orElse(-1);
+          String l = String.format(Locale.ROOT, "state,%d,%d,%s,%s,%d,%d,%d,%d,%.0f", w, sizeMs, engine, backend,
+              bytes.size(), median(bytes), max, HEAP.get(), n * 1000.0 / Math.max(1, r.getNetRuntime()));
+          lines.add(l);
+          o.println(l + "   (" + (System.nanoTime() - t0) / 1_000_000 + " ms)");
+          Files.write(Path.of(out), lines);
+        }
+      }
+    }
+    // throughput with a key cache far smaller than the key count: 10,000 keys (a record per key every
+    // 2.5 s of event time), 10 s / 1 s windows, 1,000 s of event time
+    int keys = 10_000;
+    long n = 4_000_000;
+    for (String backend : cacheRuns ? new String[] {"hashmap", "rocksdb"} : new String[0]) {
+      for (int cache : new int[] {100_000, 1_000, 100}) {
+        StreamExecutionEnvironment env = env(backend, root.resolve("cache-" + backend + "-" + cache), 0);
+        job(env, source(env, n, keys, 0), "swag", 10_000, 1_000, cache);
+        JobExecutionResult r = env.execute("cache " + cache + " " + backend);
+        String l = String.format(Locale.ROOT, "cache,10,4,swag-cache-%d,%s,0,0,0,0,%.0f", cache, backend, n * 1000.0 / Math.max(1, r.getNetRuntime()));
+        lines.add(l);
+        o.println(l);
+      }
+      StreamExecutionEnvironment env = env(backend, root, 0);
+      job(env, source(env, n, keys, 0), "builtin", 10_000, 1_000, 0);
+      JobExecutionResult r = env.execute("cache builtin " + backend);
+      String l = String.format(Locale.ROOT, "cache,10,4,builtin,%s,0,0,0,0,%.0f", backend,
+          n * 1000.0 / Math.max(1, r.getNetRuntime()));
+      lines.add(l);
+      o.println(l);
+    }
+    Files.write(Path.of(out), lines);
+    o.println("wrote " + out);
+  }
+}
