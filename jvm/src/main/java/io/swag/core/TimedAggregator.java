@@ -71,4 +71,14 @@ public interface TimedAggregator {
   String algorithm();
 
   AggregateFunction<?, ?, ?> function();
+
+  /**
+   * The partial of the entry at exactly {@code time} (not an aggregate over a range) in the byte
+   * form of {@link Partials#write}, or null if there is no entry at that time: what an engine stores
+   * for a slice ({@link io.swag.core.plan.StoredWindows}). O(log d) from the nearer finger. Trees
+   * implement it; an aggregator that does not throws {@link UnsupportedOperationException}.
+   */
+  default byte[] entryBytes(long time) {
+    throw new UnsupportedOperationException(algorithm() + " cannot read one entry's partial");
+  }
 }

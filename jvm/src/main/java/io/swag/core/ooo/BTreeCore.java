@@ -1128,6 +1128,25 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   @Override
+  public final byte[] entryBytes(long time) {
+    if (size == 0) {
+      return null;
+    }
+    int y = searchNode(time);
+    if (!sFound) {
+      return null;
+    }
+    int slot = vslot(y, sIdx);
+    int n = p.serializedSize(slot);
+    if (n < 0) {
+      throw new UnsupportedOperationException("function '" + p.function().name() + "' has no byte form of its partials");
+    }
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(n);
+    p.write(slot, b);
+    return b.array();
+  }
+
+  @Override
   public final long oldestTime() {
     if (size == 0) {
       throw new NoSuchElementException("oldestTime() on an empty window (algorithm '" + name + "')");

@@ -3,7 +3,7 @@ package io.swag.core.plan;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import io.swag.core.TimedAggregator;
 import java.util.Arrays;
 
 /**
@@ -17,24 +17,26 @@ import java.util.Arrays;
  *       {@code [k*g, (k+1)*g)} of the plan's gcd {@code g}: the aggregator holds one entry per slice,
  *       at its start (the record lifted with its own time, {@link ProductFunction.At}), and the store
  *       one entry per slice: slice start to the slice's partial in its byte form
- *       ({@link ProductPartials#write}). Records since the last flush are also combined into a delta
- *       per slice; a flush merges each delta into its stored slice (one get and one put per slice
- *       touched, so a late record rewrites only its slice) and removes the slices evicted since.
+ *       ({@link ProductPartials#write}). The slices touched since the last flush are noted; a flush
+ *       writes each as the tree holds it ({@link io.swag.core.TimedAggregator#entryBytes}: one put
+ *       per slice touched, so a late record rewrites only its slice) and removes the written slices
+ *       evicted since.
  *       State and heap are O(window / g) per key, like an engine's built-in sliding windows.</li>
- *   <li><b>Rows</b> (otherwise): records since the last flush are appended to one buffer
- *       ({@link RowCodec}); a flush writes it as one chunk (chunk id to rows, ids increasing per key)
- *       and removes every chunk whose rows are all evicted (an index of (largest time, id) per stored
- *       chunk is kept here and rebuilt by {@link #load}).</li>
+ *   <li><b>Rows</b> (otherwise): records since the last flush are appended to buffers
+ *       ({@link RowCodec}, segments of 64 KB, a segment dropped once all its rows are evicted); a
+ *       flush writes them as one chunk (chunk id to rows, ids increasing per key) and removes every
+ *       chunk whose rows are all evicted (an index of (largest time, id) per stored chunk is kept
+ *       here and rebuilt by {@link #load}).</li>
  * </ul>
  *
  * <p>Bookkeeping ({@link #writeMeta}, {@value #META_BYTES} bytes: fired watermark, evicted time, next
  * chunk id) goes with the key's other small state. {@link #load} rebuilds the key from store and meta
  * with one bulk insert.
  *
- * <p>Cost: an insert is the aggregator's insert plus one lift and combine into the delta (slices;
- * O(1) for in-order records, O(slices touched since the flush) to find an older one) or one row
- * encoding (rows). A flush costs O(slices touched, or bytes of new rows, + entries removed) state
- * operations and bytes.
+ * <p>Cost: an insert is the aggregator's insert plus noting its slice (O(1) in order, a binary
+ * search otherwise) or one row encoding (rows). A flush costs O(slices touched, or bytes of new rows,
+ * + entries removed) state operations and bytes. Without flushes (no checkpoints) what waits for one
+ * stays O(window).
  *
  * <p>Invariants: {@code evicted} is at least every time the aggregator evicted; every stored chunk
  * is in the index; a stored slice or chunk with nothing above {@code evicted} is removed at the next
@@ -54,14 +56,11 @@ public final class StoredWindows {
   private long evicted = Long.MIN_VALUE;
   private boolean changed;
 
-  // slices: the deltas since the last flush (slot i holds slice deltaStarts[i]; deltaIndex: open
-  // addressing, slice start to slot + 1, at most half full), stored slices evicted since the last flush
+  // slices: the starts of the slices touched since the last flush (sorted, distinct), the stored
+  // slices evicted since the last flush
   private final ProductFunction.At at;
-  private ProductPartials delta;
-  private long[] deltaStarts = NONE;
-  private int deltaCount;
-  private long[] deltaKeys = NONE;
-  private int[] deltaSlots = new int[0];
+  private long[] touched = NONE;
+  private int touchedCount;
   private long[] gone = NONE;
   private int goneCount;
   private long maxStored = Long.MIN_VALUE; // the largest slice start ever written
@@ -124,7 +123,7 @@ public final class StoredWindows {
       long s = Math.floorDiv(t, width) * width;
       try {
         kw.insert(s, at.set(row, t), watermark, out);
-        addDelta(s);
+        touch(s);
       } finally {
         at.set(null, 0);
       }
@@ -168,110 +167,46 @@ public final class StoredWindows {
     pendingMax = Long.MIN_VALUE;
   }
 
-  /** Combines the record in {@link #at} into the delta of slice {@code s}: O(1) expected. */
-  private void addDelta(long s) {
-    int i = deltaSlot(s);
-    if (i >= 0) {
-      int scratch = delta.capacity();
-      delta.liftObject(scratch, at, at.time);
-      delta.combine(i, i, scratch);
-      delta.release(scratch);
+  /**
+   * Notes that slice {@code s} changed: O(1) for the newest slice (in-order records), else a binary
+   * search (and a shift for a slice not touched yet). Without flushes (a job without checkpoints)
+   * the evicted starts, a prefix, are dropped when the list is full: it stays O(slices in the window).
+   */
+  private void touch(long s) {
+    int n = touchedCount;
+    if (n > 0 && touched[n - 1] >= s) {
+      if (touched[n - 1] == s) {
+        return;
+      }
+      int i = Arrays.binarySearch(touched, 0, n, s);
+      if (i >= 0) {
+        return;
+      }
+      ensureTouched();
+      i = -Arrays.binarySearch(touched, 0, touchedCount, s) - 1;
+      System.arraycopy(touched, i, touched, i + 1, touchedCount - i);
+      touched[i] = s;
+      touchedCount++;
       return;
     }
-    if (delta == null) {
-      delta = (ProductPartials) g.function().newPartials();
-    }
-    if (deltaCount == delta.capacity()) {
-      if (!compactDeltas()) {
-        int n = Math.max(4, 2 * deltaCount);
-        delta.resize(n);
-        deltaStarts = Arrays.copyOf(deltaStarts, n);
-      }
-    }
-    i = deltaCount++;
-    deltaStarts[i] = s;
-    if (2 * deltaCount > deltaKeys.length) {
-      rehash(4 * deltaCount); // indexes slot i too
-    } else {
-      indexDelta(s, i);
-    }
-    delta.liftObject(i, at, at.time);
+    ensureTouched();
+    touched[touchedCount++] = s;
   }
 
-  private int deltaSlot(long s) {
-    if (deltaCount == 0) {
-      return -1;
+  private void ensureTouched() {
+    if (touchedCount < touched.length) {
+      return;
     }
-    int mask = deltaKeys.length - 1;
-    for (int h = mix(s) & mask; deltaSlots[h] != 0; h = (h + 1) & mask) {
-      if (deltaKeys[h] == s) {
-        return deltaSlots[h] - 1;
-      }
+    int drop = 0;
+    while (drop < touchedCount && touched[drop] <= evicted) {
+      drop++;
     }
-    return -1;
-  }
-
-  private void indexDelta(long s, int slot) {
-    int mask = deltaKeys.length - 1;
-    int h = mix(s) & mask;
-    while (deltaSlots[h] != 0) {
-      h = (h + 1) & mask;
+    if (drop > 0 && 2 * drop >= touchedCount) {
+      System.arraycopy(touched, drop, touched, 0, touchedCount - drop);
+      touchedCount -= drop;
+      return;
     }
-    deltaKeys[h] = s;
-    deltaSlots[h] = slot + 1;
-  }
-
-  /** Rebuilds the index of the first {@code deltaCount} deltas with at least {@code capacity} cells. */
-  private void rehash(int capacity) {
-    int n = Integer.highestOneBit(Math.max(16, capacity) - 1) << 1;
-    deltaKeys = new long[n];
-    deltaSlots = new int[n];
-    int mask = n - 1;
-    for (int i = 0; i < deltaCount; i++) {
-      int h = mix(deltaStarts[i]) & mask;
-      while (deltaSlots[h] != 0) {
-        h = (h + 1) & mask;
-      }
-      deltaKeys[h] = deltaStarts[i];
-      deltaSlots[h] = i + 1;
-    }
-  }
-
-  private static int mix(long s) {
-    long h = s * 0x9E3779B97F4A7C15L;
-    return (int) (h ^ (h >>> 32));
-  }
-
-  /**
-   * Drops the deltas of slices the windows evicted (no flush will write them) when they are at least
-   * half of all: without checkpoints the deltas stay O(slices in the window). Returns whether any went.
-   */
-  private boolean compactDeltas() {
-    int live = 0;
-    for (int i = 0; i < deltaCount; i++) {
-      if (deltaStarts[i] > evicted) {
-        live++;
-      }
-    }
-    if (deltaCount == 0 || 2 * live > deltaCount) {
-      return false;
-    }
-    int keep = 0;
-    for (int i = 0; i < deltaCount; i++) {
-      if (deltaStarts[i] > evicted) {
-        if (keep != i) {
-          delta.copy(keep, i);
-        }
-        deltaStarts[keep++] = deltaStarts[i];
-      }
-    }
-    for (int i = keep; i < deltaCount; i++) {
-      delta.release(i);
-      delta.setIdentity(i);
-    }
-    deltaCount = keep;
-    rehash(4 * Math.max(4, keep));
-    return true;
+    touched = Arrays.copyOf(touched, Math.max(8, 2 * touched.length));
   }
 
   /** {@link KeyWindows#fire}. */
@@ -302,30 +237,20 @@ public final class StoredWindows {
   }
 
   private void flushSlices(EntryStore store) throws Exception {
-    if (deltaCount > 0) {
-      int scratch = delta.capacity();
-      for (int i = 0; i < deltaCount; i++) {
-        long s = deltaStarts[i];
-        if (s > evicted) {
-          byte[] old = store.get(s);
-          if (old != null) {
-            delta.read(scratch, ByteBuffer.wrap(old));
-            delta.combine(i, scratch, i);
-            delta.release(scratch);
-          }
-          store.put(s, bytes(i));
+    TimedAggregator agg = kw.aggregator();
+    for (int i = 0; i < touchedCount; i++) {
+      long s = touched[i];
+      if (s > evicted) {
+        byte[] b = agg.entryBytes(s); // the slice as the tree holds it: all its records so far
+        if (b != null) {
+          store.put(s, b);
           maxStored = Math.max(maxStored, s);
         }
-        delta.release(i);
-        delta.setIdentity(i);
       }
-      deltaCount = 0;
-      if (deltaKeys.length > 64) {
-        deltaKeys = NONE; // a quiet key keeps no index
-        deltaSlots = new int[0];
-      } else {
-        Arrays.fill(deltaSlots, 0);
-      }
+    }
+    touchedCount = 0;
+    if (touched.length > 64) {
+      touched = NONE; // a quiet key keeps no list
     }
     for (int i = 0; i < goneCount; i++) {
       store.remove(gone[i]);
@@ -334,13 +259,6 @@ public final class StoredWindows {
     if (gone.length > 64) {
       gone = NONE;
     }
-  }
-
-  private byte[] bytes(int slot) {
-    int n = delta.serializedSize(slot);
-    ByteBuffer b = ByteBuffer.allocate(n);
-    delta.write(slot, b);
-    return b.array();
   }
 
   private void flushRows(EntryStore store) throws Exception {
@@ -463,10 +381,10 @@ public final class StoredWindows {
     gone[goneCount++] = s;
   }
 
-  /** What waits for the next flush: slice deltas (slices), or bytes of pending rows (rows). */
+  /** What waits for the next flush: slices touched (slices), or bytes of pending rows (rows). */
   long heldSinceFlush() {
     if (slices) {
-      return deltaCount;
+      return touchedCount;
     }
     long n = pending == null ? 0 : pending.size();
     for (RowCodec.Writer w : segments) {
