@@ -95,7 +95,7 @@ PY_FLINK     := $(VENV_FLINK)/bin/python
 FLINK_JAR    := connectors/flink/target/swag-flink-*-all.jar
 FLINK_PKGJAR := python/swag/jars/swag-flink.jar
 
-.PHONY: venv-flink flink-jar-into-package test-flink test-flink-python bench-flink bench-flink-quick bench-flink-repeat
+.PHONY: venv-flink flink-jar-into-package test-flink test-flink-python bench-flink bench-flink-quick bench-flink-repeat bench-flink-ratios
 
 venv-flink: $(VENV_FLINK)/.installed
 
@@ -136,6 +136,10 @@ bench-flink:
 
 bench-flink-quick:
 	$(FLINK_BENCH) quick target/bench-flink.csv
+
+# swag alone at window/slide 1 .. 8,192, 3 rounds (two builds of swag in one sitting)
+bench-flink-ratios:
+	$(FLINK_BENCH) ratios target/bench-flink-ratios.csv
 
 # window/slide 1 and 10 only, 5 alternating rounds per engine (the close cases)
 bench-flink-repeat:

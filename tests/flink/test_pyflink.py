@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+from typing import Any
 
 import pytest
 from engine_guard import require_modules
@@ -74,36 +75,37 @@ def _key(d: dict) -> tuple:
     return (d["k"], d["window_start"], d["window_end"])
 
 
-def test_aggregate_equals_the_local_executor(env: StreamExecutionEnvironment) -> None:
-    rows = _rows()
-    out = swag.flink.aggregate(_stream(env, rows), _query())
+def _windows(out: Any) -> dict[tuple, tuple]:
+    """(key, start, end) -> (top, n, s) of the rows of a swag DataStream, run to the end."""
     got = {}
     with out.execute_and_collect() as it:
         for r in it:
             d = r.as_dict() if hasattr(r, "as_dict") else dict(zip(r._fields, r))
             got[_key(d)] = (d["top"], d["n"], d["s"])
-    want = {
+    return got
+
+
+def _local_windows(rows: list[tuple[str, int, float]]) -> dict[tuple, tuple]:
+    """The same windows from the local executor."""
+    return {
         _key(d): (d["top"], d["n"], d["s"])
         for d in swag.run(_query(), [dict(zip(NAMES, r)) for r in rows]).rows
     }
+
+
+def test_aggregate_equals_the_local_executor(env: StreamExecutionEnvironment) -> None:
+    rows = _rows()
+    want = _local_windows(rows)
     assert len(want) > 50
-    assert got == want
+    assert _windows(swag.flink.aggregate(_stream(env, rows), _query())) == want
 
 
 def test_a_small_key_cache_gives_the_same_rows(env: StreamExecutionEnvironment) -> None:
     """cache_max_keys=1: every change of key writes the old key to state and rebuilds the new one."""
     rows = _rows()
-    got = {}
-    with swag.flink.aggregate(_stream(env, rows), _query(), cache_max_keys=1).execute_and_collect() as it:
-        for r in it:
-            d = r.as_dict() if hasattr(r, "as_dict") else dict(zip(r._fields, r))
-            got[_key(d)] = (d["top"], d["n"], d["s"])
-    want = {
-        _key(d): (d["top"], d["n"], d["s"])
-        for d in swag.run(_query(), [dict(zip(NAMES, r)) for r in rows]).rows
-    }
+    want = _local_windows(rows)
     assert len({k[0] for k in want}) > 1 and len(want) > 50
-    assert got == want
+    assert _windows(swag.flink.aggregate(_stream(env, rows), _query(), cache_max_keys=1)) == want
     with pytest.raises(swag.InvalidQueryError, match="cache_max_keys: 0"):
         swag.flink.aggregate(_stream(env, rows), _query(), cache_max_keys=0)
 

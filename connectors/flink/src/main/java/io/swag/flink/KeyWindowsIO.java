@@ -12,9 +12,9 @@ import org.apache.flink.core.memory.DataOutputView;
  * The checkpoint format of one key's {@link KeyWindows} (made with {@code retainRows}): the fired
  * watermark, the number of retained rows, then per row (oldest first) its time and its
  * {@link RowCodec} bytes. Reading rebuilds the aggregator with one bulk insert
- * ({@link KeyWindows#restore}). Shared by the DataStream operator and the SQL process table
- * function. Rows hold only the columns the query uses, normalized to RowCodec's types
- * ({@link Layout#values}).
+ * ({@link KeyWindows#restore}). Used by the SQL process table function's RAW state (the
+ * DataStream operator writes its keyed state incrementally, {@link io.swag.core.plan.StoredWindows}).
+ * Rows hold only the columns the query uses, normalized to RowCodec's types ({@link Layout#values}).
  */
 public final class KeyWindowsIO {
   private KeyWindowsIO() {}

@@ -33,6 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *   <li>a key cache of one key (every switch of key writes the old key's changes to state and
  *       rebuilds the new one from it) gives exactly the output of an unbounded cache, with a failure.</li>
  * </ul>
+ * The same for a user's mergeable function (examples/udaf TopK), kept as slices like a built-in.
  * The reference is one failure-free run on hashmap with the default cache.
  */
 class StateLayoutTest {
@@ -55,9 +56,17 @@ class StateLayoutTest {
         .build();
   }
 
+  /** A user's mergeable function (examples/udaf TopK: commutative, with a byte form): slices too. */
+  static QuerySpec udaf() {
+    return QuerySpec.builder().key("k").time("ts").latenessMs(150)
+        .window(WindowSpec.time(800, 100).name("w").aggregate("top", "udaf", "v",
+            Map.of("class", UdafTest.TOPK, "k", 3)).aggregate("mx", "max", "v"))
+        .build();
+  }
+
   static Stream<Arguments> cases() {
     return Stream.of("hashmap", "rocksdb", "forst")
-        .flatMap(b -> Stream.of(Arguments.of(b, "slices"), Arguments.of(b, "rows")));
+        .flatMap(b -> Stream.of(Arguments.of(b, "slices"), Arguments.of(b, "rows"), Arguments.of(b, "udaf")));
   }
 
   private static final Map<String, List<String>> EXPECTED = new HashMap<>();
@@ -74,7 +83,11 @@ class StateLayoutTest {
   }
 
   static QuerySpec query(String layout) {
-    return layout.equals("slices") ? sliced() : rows();
+    return switch (layout) {
+      case "slices" -> sliced();
+      case "udaf" -> udaf();
+      default -> rows();
+    };
   }
 
   @ParameterizedTest(name = "{0} {1}")
@@ -99,11 +112,11 @@ class StateLayoutTest {
 
   @Test
   void theExecutedPlanSaysWhatTheStateHolds() {
-    for (String layout : List.of("slices", "rows")) {
+    for (String layout : List.of("slices", "rows", "udaf")) {
       Plan plan = Planner.plan(query(layout));
       SwagWindowOperator op = new SwagWindowOperator(plan.toJson(), TestStreams.TYPE.getFieldNames(), null, null, 7);
       ExecutedPlan e = op.executedPlan();
-      assertEquals(layout, e.engine().get("state"), e.toJson());
+      assertEquals(layout.equals("rows") ? "rows" : "slices", e.engine().get("state"), e.toJson());
       assertEquals(7, ((Number) e.engine().get("cache_max_keys")).intValue());
     }
   }

@@ -60,6 +60,23 @@ class UdafTest {
     return s;
   }
 
+  /** A class that is missing or is not a swag function fails the job's construction, naming class and column. */
+  @Test
+  void badClassesFailAtJobBuildingNamingClassAndColumn() {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    DataStream<Row> in = env.fromData(TestStreams.generate(1, 10, 2, 5, 0, 10), TestStreams.TYPE)
+        .assignTimestampsAndWatermarks(RejectedTest.watermarks());
+    for (String[] c : new String[][] {{"com.example.Missing", "not found"},
+        {"java.lang.String", "does not implement io.swag.core.AggregateFunction"}}) {
+      String json = "{\"key\":[\"k\"],\"time\":\"ts\",\"windows\":[{\"size\":400,\"slide\":100,\"aggregates\":"
+          + "[{\"output\":\"x\",\"function\":\"udaf\",\"column\":\"v\",\"options\":{\"class\":\"" + c[0] + "\"}}]}]}";
+      IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> SwagWindows.aggregate(in, json));
+      assertTrue(e.getMessage().contains("'" + c[0] + "'") && e.getMessage().contains("column 'v'")
+          && e.getMessage().contains(c[1]), e.getMessage());
+    }
+  }
+
   @Test
   void outputColumnsHaveTheDeclaredTypes() {
     RowTypeInfo t = SwagWindows.outputType(query(), TestStreams.TYPE);

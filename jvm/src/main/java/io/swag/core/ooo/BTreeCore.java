@@ -1036,6 +1036,9 @@ abstract class BTreeCore implements TimedAggregator {
     if (size == 0 || from > to) {
       return RES;
     }
+    if (from <= oldestTime() && to >= youngestTime()) {
+      return querySlot(); // the whole window: O(1) from the fingers and the root
+    }
     int nf = searchNode(from);
     int nt = searchNode(to);
     int top = leastCommonAncestor(nf, nt);

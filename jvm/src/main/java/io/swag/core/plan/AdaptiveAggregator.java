@@ -273,6 +273,46 @@ public final class AdaptiveAggregator implements TimedAggregator {
     return tree != null ? tree.size() : end - front;
   }
 
+  /**
+   * The combined partial of the entries at exactly {@code time}, in byte form (null if none): from
+   * the tree once switched, else lifted and combined from the raw entries in the ring (at flush
+   * time, O(entries at that time + log n)).
+   */
+  @Override
+  public byte[] entryBytes(long time) {
+    if (tree != null) {
+      return tree.entryBytes(time);
+    }
+    int lo = front;
+    int hi = end;
+    while (lo < hi) { // the first entry with time >= time (the ring is in time order)
+      int mid = lo + ((hi - lo) >>> 1);
+      if (t(mid) < time) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    if (lo == end || t(lo) != time) {
+      return null;
+    }
+    io.swag.core.Partials p = fn.newPartials();
+    p.resize(2);
+    p.liftObject(0, values[lo & mask()], time);
+    for (int i = lo + 1; i < end && t(i) == time; i++) {
+      p.liftObject(1, values[i & mask()], time);
+      p.combine(0, 0, 1);
+      p.release(1);
+    }
+    int n = p.serializedSize(0);
+    if (n < 0) {
+      throw new UnsupportedOperationException("function '" + fn.name() + "' has no byte form of its partials");
+    }
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(n);
+    p.write(0, b);
+    return b.array();
+  }
+
   @Override
   public String algorithm() {
     return tree != null ? "adaptive(" + fifoAlgorithm + " -> " + tree.algorithm() + ")" : "adaptive(" + fifoAlgorithm

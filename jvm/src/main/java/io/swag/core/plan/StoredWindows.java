@@ -14,8 +14,9 @@ import java.util.Arrays;
  * <p>Two layouts, chosen by one rule ({@link WindowGroup#preaggregates}):
  * <ul>
  *   <li><b>Slices</b> (every function mergeable): a record is combined into its slice
- *       {@code [k*g, (k+1)*g)} of the plan's gcd {@code g}: the aggregator holds one entry per slice,
- *       at its start (the record lifted with its own time, {@link ProductFunction.At}), and the store
+ *       {@code [k*g, (k+1)*g)} of the plan's gcd {@code g}: inserted at the slice start (lifted with
+ *       its own time, {@link ProductFunction.At}), so a tree holds one entry per slice (an in-order
+ *       plan's FIFO one per record, until the key switches to its tree), and the store
  *       one entry per slice: slice start to the slice's partial in its byte form
  *       ({@link ProductPartials#write}). The slices touched since the last flush are noted; a flush
  *       writes each as the tree holds it ({@link io.swag.core.TimedAggregator#entryBytes}: one put
@@ -121,12 +122,17 @@ public final class StoredWindows {
   public void insert(long t, Object[] row, long watermark, KeyWindows.WindowOutput out) {
     if (slices) {
       long s = Math.floorDiv(t, width) * width;
-      try {
-        kw.insert(s, at.set(row, t), watermark, out);
-        touch(s);
-      } finally {
-        at.set(null, 0);
+      if (kw.aggregator() instanceof AdaptiveAggregator a && a.fifo() != null) {
+        // an in-order FIFO keeps its raw inputs (for a switch to its tree): one object per record
+        kw.insert(s, new ProductFunction.At().set(row, t), watermark, out);
+      } else {
+        try {
+          kw.insert(s, at.set(row, t), watermark, out); // a tree lifts it at once
+        } finally {
+          at.set(null, 0);
+        }
       }
+      touch(s);
     } else {
       if (pending == null || pending.size() >= SEGMENT) {
         newSegment();

@@ -116,10 +116,10 @@ public final class WindowGroup {
   /**
    * The time groups of a plan for an engine that keeps each key's windows in its state with
    * {@link StoredWindows}: a group that {@linkplain #preaggregates pre-aggregates} is built without
-   * the planner's {@link SlicedAggregator} (its aggregator receives one entry per slice already), and
-   * with the plan's tree instead of an in-order algorithm: records combine into their slice's entry
-   * in place, which an in-order aggregator cannot do (it would keep one entry per record, and its
-   * raw inputs, for a switch to a tree). The executed plan shows it ({@link ExecutedPlan}).
+   * the planner's {@link SlicedAggregator} (its records go to their slice's start already). A tree
+   * combines them into one entry per slice; an in-order plan's FIFO keeps one entry per record
+   * (equal times) until its key switches to the tree. The executed plan shows the stored slices
+   * ({@link ExecutedPlan}).
    */
   public static List<WindowGroup> storedGroups(Plan plan, List<String> columnOrder, boolean finalOnly) {
     List<WindowGroup> r = new ArrayList<>();
@@ -131,13 +131,8 @@ public final class WindowGroup {
         continue;
       }
       WindowGroup w = planned.get(g++);
-      boolean inOrder = p.algorithm().equals("adaptive") || Swag.FIFO_ALGORITHMS.contains(p.algorithm());
-      if (w.preaggregates() && (p.slicing() || inOrder)) {
-        GroupPlan q = p.withSlicing(false);
-        if (inOrder) {
-          q = q.withAlgorithm(q.treeAlgorithm(), q.minArity());
-        }
-        w = timeGroups(plan.withGroup(i, q), columnOrder, finalOnly).get(g - 1);
+      if (w.preaggregates() && p.slicing()) {
+        w = timeGroups(plan.withGroup(i, p.withSlicing(false)), columnOrder, finalOnly).get(g - 1);
       }
       w.storedSlices = w.preaggregates();
       r.add(w);

@@ -81,9 +81,8 @@ public record ExplainedPlan(List<Group> groups) {
     for (int i = 0; i < groups.size(); i++) {
       Group e = groups.get(i);
       if (mergeable.get(i) && e.kind().equals("time")) {
-        String tree = e.algorithm().startsWith("bfiba") ? e.algorithm() : e.fallbackTree();
-        e = new Group(e.kind(), e.windows(), tree, null, e.minArity(), e.sliceMs(), true, e.evictionWindow(),
-            e.rangeQueries());
+        e = new Group(e.kind(), e.windows(), e.algorithm(), e.fallbackTree(), e.minArity(), e.sliceMs(), true,
+            e.evictionWindow(), e.rangeQueries());
       }
       asRun.add(e);
     }

@@ -48,7 +48,7 @@ import org.apache.flink.util.Collector;
  * no rate limit), timestamps and watermarks, the window operator (parallelism 1), a discarding sink.
  * Records/s = records / job net runtime. Run: {@code make bench-flink} (see docs/benchmarks-flink.md);
  * arguments: {@code full}, {@code quick} (smaller inputs), {@code repeat} (window/slide 1 and 10 only,
- * 5 alternating rounds per engine) or {@code smoke} (tiny inputs, checks that every job runs; its
+ * 5 alternating rounds per engine), {@code ratios} (swag alone at every window/slide, 3 rounds) or {@code smoke} (tiny inputs, checks that every job runs; its
  * figures mean nothing), output CSV path (default target/bench-flink.csv).
  *
  * <p>Not a unit test: a main class in the test sources so that it sees the test-scope Flink runtime.
@@ -288,6 +288,17 @@ public final class FlinkBench {
       for (int i = 0; i < 3; i++) {
         o.println("swag window/slide 1: " + swagTime(base, KEYS, KEYS, 0));
       }
+      return;
+    }
+    if (mode.equals("ratios")) {
+      // swag alone at every window/slide, 3 rounds (to compare two builds of swag in one sitting)
+      for (int round = 0; round < 3; round++) {
+        for (long ratio : new long[] {1, 10, 100, 1000, 8192}) {
+          add(lines, o, "time_window_swag", ratio, "swag", base, swagTime(base, ratio * KEYS, KEYS, 0));
+        }
+      }
+      Files.write(Path.of(outPath), lines);
+      o.println("wrote " + outPath);
       return;
     }
     if (mode.equals("repeat")) {
