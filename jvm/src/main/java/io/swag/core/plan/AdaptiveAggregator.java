@@ -79,8 +79,16 @@ public final class AdaptiveAggregator implements TimedAggregator {
     return fifo;
   }
 
-  /** Moves every entry into a new tree with one bulk insert; O(n). */
-  private void switchToTree() {
+  /**
+   * Moves every entry into a new tree with one bulk insert, O(n); nothing if switched already.
+   * Besides the aggregator's own triggers, an engine that combines records into slices switches a key
+   * at its first record that shares a slice ({@link StoredWindows}): the tree then holds one entry per
+   * slice where the FIFO would keep one per record.
+   */
+  public void switchToTree() {
+    if (fifo == null) {
+      return;
+    }
     TimedAggregator t = newTree();
     int n = end - front;
     long[] ts = new long[n];

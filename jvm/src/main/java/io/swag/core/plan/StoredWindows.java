@@ -16,7 +16,8 @@ import java.util.Arrays;
  *   <li><b>Slices</b> (every function mergeable): a record is combined into its slice
  *       {@code [k*g, (k+1)*g)} of the plan's gcd {@code g}: inserted at the slice start (lifted with
  *       its own time, {@link ProductFunction.At}), so a tree holds one entry per slice (an in-order
- *       plan's FIFO one per record, until the key switches to its tree), and the store
+ *       plan's FIFO holds slices of one record; a key switches to its tree at its first record that
+ *       shares a slice), and the store
  *       one entry per slice: slice start to the slice's partial in its byte form
  *       ({@link ProductPartials#write}). The slices touched since the last flush are noted; a flush
  *       writes each as the tree holds it ({@link io.swag.core.TimedAggregator#entryBytes}: one put
@@ -123,14 +124,15 @@ public final class StoredWindows {
     if (slices) {
       long s = Math.floorDiv(t, width) * width;
       if (kw.aggregator() instanceof AdaptiveAggregator a && a.fifo() != null) {
-        // an in-order FIFO keeps its raw inputs (for a switch to its tree): one object per record
-        kw.insert(s, new ProductFunction.At().set(row, t), watermark, out);
-      } else {
-        try {
-          kw.insert(s, at.set(row, t), watermark, out); // a tree lifts it at once
-        } finally {
-          at.set(null, 0);
+        if (!a.isEmpty() && a.youngestTime() == s) {
+          a.switchToTree(); // a second record in a slice: the tree keeps one entry per slice
+          insertInTree(s, row, t, watermark, out);
+        } else {
+          // one record per slice so far: the in-order FIFO, which keeps its raw inputs (one object each)
+          kw.insert(s, new ProductFunction.At().set(row, t), watermark, out);
         }
+      } else {
+        insertInTree(s, row, t, watermark, out);
       }
       touch(s);
     } else {
@@ -171,6 +173,14 @@ public final class StoredWindows {
     }
     pending = new RowCodec.Writer(256);
     pendingMax = Long.MIN_VALUE;
+  }
+
+  private void insertInTree(long s, Object[] row, long t, long watermark, KeyWindows.WindowOutput out) {
+    try {
+      kw.insert(s, at.set(row, t), watermark, out); // a tree lifts it at once: the holder is reused
+    } finally {
+      at.set(null, 0);
+    }
   }
 
   /**

@@ -331,6 +331,51 @@ class StoredWindowsTest {
     }
   }
 
+  /**
+   * An in-order plan keeps its FIFO while every slice holds one record (a flush reads each slice from
+   * the FIFO's entries), and moves a key to its tree at its first record that shares a slice.
+   */
+  @Test
+  void anInOrderFifoServesSlicesOfOneRecordAndSwitchesAtTheFirstShared() throws Exception {
+    QuerySpec spec = ExecutorDifferentialTest.spec("window_end", "in_order", 0, KeyWindowsEngineTest.MERGEABLE[1]); // one window: the in-order plan
+    WindowGroup g = WindowGroup.storedGroups(Planner.plan(spec), List.of("k", "t", "v"), false).get(0);
+    assertTrue(g.preaggregates());
+    StoredWindows w = new StoredWindows(g, 1);
+    AdaptiveAggregator a = (AdaptiveAggregator) w.windows().aggregator();
+    KeyWindows.WindowOutput none = (i, s, e, r) -> { };
+    for (long t = 3; t < 10_000; t += 100) { // one record per 100 ms slice
+      w.insert(t, new Object[] {"k", t, (double) (t % 7)}, t - 1, none);
+    }
+    assertTrue(a.fifo() != null, "slices of one record: still the FIFO");
+    MapStore store = new MapStore();
+    w.flush(store);
+    long evicted = g.evictBound(w.windows().firedWatermark());
+    int live = 0;
+    for (long t = 3; t < 10_000; t += 100) {
+      long s = t - 3;
+      if (s > evicted) {
+        live++;
+        ProductPartials p = (ProductPartials) g.function().newPartials();
+        p.resize(1);
+        p.read(0, java.nio.ByteBuffer.wrap(store.map.get(s)));
+        @SuppressWarnings("unchecked")
+        List<Object> res = (List<Object>) p.lower(0);
+        assertEquals(1L, ((Number) res.get(0)).longValue(), "count of slice " + s);
+        assertEquals((double) (t % 7), ((Number) res.get(1)).doubleValue(), "sum of slice " + s);
+      }
+    }
+    assertEquals(live, store.map.tailMap(evicted, false).size());
+    assertTrue(live >= 3, "live slices " + live);
+    Object before = w.windows().aggregator().query(9000, 9799);
+    w.insert(9950, new Object[] {"k", 9950L, 5.0}, 9949, none); // shares slice 9900 with the record at 9903
+    assertTrue(a.fifo() == null, "a shared slice switches the key to its tree");
+    assertEquals(before, w.windows().aggregator().query(9000, 9799));
+    @SuppressWarnings("unchecked")
+    List<Object> r = (List<Object>) w.windows().aggregator().query(9900, 9999);
+    assertEquals(2L, ((Number) r.get(0)).longValue(), "count of the shared slice");
+    assertEquals(5.0 + 9903 % 7, ((Number) r.get(1)).doubleValue(), "sum of the shared slice");
+  }
+
   @Test
   void aGroupSlicedByThePlannerIsRefusedUnlessBuiltForStorage() {
     Plan plan = Planner.plan(ExecutorDifferentialTest.spec("window_end", "out_of_order", 0,
