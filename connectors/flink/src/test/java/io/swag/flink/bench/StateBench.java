@@ -286,6 +286,7 @@ public final class StateBench {
         String l = String.format(Locale.ROOT, "cache,10,4,swag-cache-%d,%s,0,0,0,0,%.0f", cache, backend, n * 1000.0 / Math.max(1, r.getNetRuntime()));
         lines.add(l);
         o.println(l);
+        Files.write(Path.of(out), lines);
       }
       StreamExecutionEnvironment env = env(backend, root, 0);
       job(env, source(env, n, keys, 0), "builtin", 10_000, 1_000, 0);
