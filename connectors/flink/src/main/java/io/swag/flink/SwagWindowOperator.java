@@ -413,7 +413,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     long wm = timers.currentWatermark();
     for (int g = 0; g < s.time.length; g++) {
-      s.time[g].fire(wm, s.outs[g]);
+      s.time[g].windows().fire(wm, s.outs[g]);
     }
     s.timer = Long.MAX_VALUE;
     if (s.idle()) {
@@ -519,12 +519,9 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     Object current = getCurrentKey();
     for (KeyState s : dirty) {
       if (!s.dirty) {
-        continue; // written when it left the cache
+        continue; // written when it left the cache, or dropped (its state cleared): a dirty key is cached
       }
       s.dirty = false;
-      if (states.get(s.key) != s) {
-        continue; // dropped since (its state was cleared), or cached again as another object
-      }
       getKeyedStateBackend().setCurrentKey(s.key);
       write(s);
     }

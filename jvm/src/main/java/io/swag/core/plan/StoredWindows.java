@@ -50,13 +50,11 @@ public final class StoredWindows {
   public static final int META_BYTES = 24;
   private static final long[] NONE = new long[0];
 
-  private final WindowGroup g;
   private final KeyWindows kw;
   private final boolean slices;
   private final long width;
   private final int timeSlot;
   private long evicted = Long.MIN_VALUE;
-  private boolean changed;
 
   // slices: the starts of the slices touched since the last flush (sorted, distinct), the stored
   // slices evicted since the last flush
@@ -83,7 +81,6 @@ public final class StoredWindows {
    * index of the record time (a {@code Long}) in the rows.
    */
   public StoredWindows(WindowGroup g, int timeSlot) {
-    this.g = g;
     this.timeSlot = timeSlot;
     this.slices = g.preaggregates();
     if (slices && !g.storesSlices()) {
@@ -112,7 +109,6 @@ public final class StoredWindows {
     if (slices && t <= maxStored) { // a slice never written needs no removal
       addGone(t);
     }
-    changed = true;
   }
 
   /**
@@ -149,7 +145,6 @@ public final class StoredWindows {
       }
       pendingMax = Math.max(pendingMax, t);
     }
-    changed = true;
   }
 
   /** Starts a new segment of pending rows; drops the segments whose rows are all evicted. */
@@ -225,20 +220,6 @@ public final class StoredWindows {
     touched = Arrays.copyOf(touched, Math.max(8, 2 * touched.length));
   }
 
-  /** {@link KeyWindows#fire}. */
-  public void fire(long watermark, KeyWindows.WindowOutput out) {
-    long before = kw.firedWatermark();
-    kw.fire(watermark, out);
-    if (kw.firedWatermark() != before) {
-      changed = true;
-    }
-  }
-
-  /** Whether anything changed since the last flush (then the meta changed too). */
-  public boolean changed() {
-    return changed;
-  }
-
   /**
    * Writes the changes since the last flush to {@code store} (the key's entries) and forgets them
    * here; the engine then writes {@link #writeMeta}.
@@ -249,7 +230,6 @@ public final class StoredWindows {
     } else {
       flushRows(store);
     }
-    changed = false;
   }
 
   private void flushSlices(EntryStore store) throws Exception {
@@ -386,7 +366,6 @@ public final class StoredWindows {
       w.nextChunk = Math.max(w.nextChunk, id + 1);
     }
     w.kw.restore(ts, values, n, fired);
-    w.changed = w.goneCount > 0;
     return w;
   }
 
@@ -409,8 +388,4 @@ public final class StoredWindows {
     return n;
   }
 
-  /** Slices or chunks in the store after the next flush, as far as this key knows (for metrics). */
-  public int storedEntries() {
-    return slices ? kw.entries() : indexLen / 2;
-  }
 }

@@ -122,7 +122,7 @@ class StoredWindowsTest {
       long rt = t - rnd.nextInt(20); // a little out of order
       w.insert(rt, new Object[] {"k", rt, (double) (t % 13)}, t - 30, none);
       if (t % 50 == 0) {
-        w.fire(t - 30, none);
+        w.windows().fire(t - 30, none);
       }
       maxHeld = Math.max(maxHeld, w.heldSinceFlush());
     }
@@ -195,7 +195,7 @@ class StoredWindowsTest {
           }
           KeyWindows kw = key.w.windows();
           if (kw.nextTimer() <= wm) {
-            key.w.fire(wm, new KeyWindowsEngineTest.Out(g, e.getKey(), got, emits));
+            key.w.windows().fire(wm, new KeyWindowsEngineTest.Out(g, e.getKey(), got, emits));
           }
         }
       }
@@ -228,7 +228,7 @@ class StoredWindowsTest {
       if (key.w == null) {
         key.w = reload(g, key);
       }
-      key.w.fire(Long.MAX_VALUE, new KeyWindowsEngineTest.Out(g, e.getKey(), got, emits));
+      key.w.windows().fire(Long.MAX_VALUE, new KeyWindowsEngineTest.Out(g, e.getKey(), got, emits));
       assertTrue(key.w.windows().isIdle());
     }
     KeyWindowsEngineTest.latest(or.rows, want);
