@@ -1,115 +1,138 @@
 package io.swag.flink.table;
 
-import io.swag.core.Swag;
-import io.swag.core.fifo.FifoBase;
-import io.swag.core.fn.Functions;
-import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.Map;
-import org.apache.flink.table.annotation.DataTypeHint;
+import org.apache.flink.table.api.dataview.MapView;
 
 /**
- * Accumulator of the {@link SwagOverFunction}s: the rows of the OVER frame in arrival order, held
- * by an in-order (FIFO) aggregator, DABA Lite, so accumulating and retracting the oldest row cost
- * O(1) worst case whatever the function. The raw values are kept too (a ring, for checking which
- * row a retraction refers to, and for the serializer, which rebuilds the aggregator).
+ * Accumulator of the {@link SwagOverFunction}s: one key's OVER frame as Flink state. The frame's
+ * values are a {@link MapView} from a sequence number to the value, {@code [head, tail)} the
+ * sequence numbers in the frame. Flink backs the view by a {@code MapState} of the key (the OVER
+ * operators use state-backed data views), so a row costs one put and a retraction one remove,
+ * whatever the frame: nothing is written in proportion to the frame.
  *
- * <p>Flink's bounded OVER operators retract exactly the rows that fell out of the frame, which are
- * the oldest ones, but a RANGE frame retracts them in map order; a retracted value that is not the
- * oldest is parked in a multiset until it is, so the result is exact either way (equal values are
- * interchangeable).
+ * <p>The aggregation itself lives on the heap, in the function's cache of {@link OverFrame}s, found
+ * by {@link #token}; a key whose frame is not cached (first row after a restore, or dropped by the
+ * bounded cache) rebuilds it from the view once.
+ *
+ * <p>Invariants: {@code head <= tail}; the view holds exactly the keys {@code head .. tail - 1};
+ * {@link #token} is a random non-zero number drawn when the accumulator is created; {@code pending}
+ * is null or a multiset of values retracted before the oldest value of the frame was (a RANGE frame
+ * retracts in map order; equal values are interchangeable).
  */
-@DataTypeHint(value = "RAW", bridgedTo = OverAccumulator.class, rawSerializer = OverAccumulatorSerializer.class)
-public final class OverAccumulator {
-  static final String ALGORITHM = "daba_lite";
-
-  final String function;
+public abstract class OverAccumulator {
+  /** Identifies the key's frame in the function's cache. */
+  public long token;
+  /** Sequence number of the oldest value in the frame. */
+  public long head;
+  /** Sequence number the next value gets. */
+  public long tail;
   /** Quantile rank, NaN when the function has none. */
-  double rank = Double.NaN;
-  FifoBase fifo;
-  final ArrayDeque<Object> values = new ArrayDeque<>();
-  private Map<Object, int[]> pending;
-  private int pendingCount;
-  private long seq;
+  public double rank = Double.NaN;
 
-  public OverAccumulator(String function) {
-    this.function = function;
-  }
+  abstract Object value(long seq) throws Exception;
 
-  void ensure(double rank) {
-    if (fifo == null) {
-      this.rank = rank;
-      fifo = Double.isNaN(rank)
-          ? Swag.fifo(ALGORITHM, Functions.byName(function))
-          : Swag.fifo(ALGORITHM, Functions.byName(function, Map.of("rank", rank)));
+  abstract void putValue(long seq, Object v) throws Exception;
+
+  abstract void removeValue(long seq) throws Exception;
+
+  /** The form a value has in the view and in {@code pending}. */
+  abstract Object stored(Object v);
+
+  abstract Map<Object, Integer> pending();
+
+  abstract void setPending(Map<Object, Integer> p);
+
+  abstract void clearValues();
+
+  /** Frame of DOUBLE values. */
+  public static final class OfDouble extends OverAccumulator {
+    public MapView<Long, Double> values = new MapView<>();
+    public Map<Double, Integer> pending;
+
+    @Override
+    Object stored(Object v) {
+      return v;
+    }
+
+    @Override
+    Object value(long seq) throws Exception {
+      return values.get(seq);
+    }
+
+    @Override
+    void putValue(long seq, Object v) throws Exception {
+      values.put(seq, (Double) v);
+    }
+
+    @Override
+    void removeValue(long seq) throws Exception {
+      values.remove(seq);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    Map<Object, Integer> pending() {
+      return (Map<Object, Integer>) (Map<?, Integer>) pending;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    void setPending(Map<Object, Integer> p) {
+      pending = (Map<Double, Integer>) (Map<?, Integer>) p;
+    }
+
+    @Override
+    void clearValues() {
+      values.clear();
     }
   }
 
-  void add(Object v) {
-    ensure(rank);
-    fifo.insertArg(v, seq++); // throws (IllegalArgumentException) before changing anything
-    values.addLast(v);
-  }
+  /**
+   * Frame of distinct-count keys: strings, or longs written in decimal ({@link #longs}) and read
+   * back as longs, so that the sketch hashes what the user gave.
+   */
+  public static final class OfKey extends OverAccumulator {
+    public MapView<Long, String> values = new MapView<>();
+    public Map<String, Integer> pending;
+    /** Whether the values are BIGINTs (else strings). */
+    public boolean longs;
 
-  void retract(Object v) {
-    if (values.isEmpty()) {
-      throw new IllegalStateException("swag " + function + ": retract of " + v + " from an empty OVER frame");
+    @Override
+    Object stored(Object v) {
+      return v.toString();
     }
-    if (pendingCount == 0 && v.equals(values.peekFirst())) {
-      values.pollFirst();
-      fifo.evict();
-      return;
-    }
-    if (pending == null) {
-      pending = new HashMap<>();
-    }
-    pending.computeIfAbsent(v, k -> new int[1])[0]++;
-    pendingCount++;
-    while (pendingCount > 0 && !values.isEmpty()) {
-      int[] c = pending.get(values.peekFirst());
-      if (c == null) {
-        break;
-      }
-      if (--c[0] == 0) {
-        pending.remove(values.peekFirst());
-      }
-      pendingCount--;
-      values.pollFirst();
-      fifo.evict();
-    }
-  }
 
-  Object query() {
-    return fifo == null || values.isEmpty() ? null : fifo.query();
-  }
-
-  /** A deep copy (rebuilds the aggregator from the values). */
-  OverAccumulator copy() {
-    OverAccumulator c = new OverAccumulator(function);
-    c.rank = rank;
-    if (fifo != null) {
-      c.ensure(rank);
-      for (Object v : values) {
-        c.add(v);
-      }
+    @Override
+    Object value(long seq) throws Exception {
+      String s = values.get(seq);
+      return s == null ? null : longs ? (Object) Long.parseLong(s) : s;
     }
-    if (pending != null) {
-      for (Map.Entry<Object, int[]> e : pending.entrySet()) {
-        for (int i = 0; i < e.getValue()[0]; i++) {
-          c.retract(e.getKey());
-        }
-      }
+
+    @Override
+    void putValue(long seq, Object v) throws Exception {
+      values.put(seq, v.toString());
     }
-    return c;
-  }
 
-  void copyPendingFrom(OverAccumulator o) {
-    pending = o.pending;
-    pendingCount = o.pendingCount;
-    seq = 0;
-  }
+    @Override
+    void removeValue(long seq) throws Exception {
+      values.remove(seq);
+    }
 
-  Map<Object, int[]> pending() {
-    return pending;
+    @Override
+    @SuppressWarnings("unchecked")
+    Map<Object, Integer> pending() {
+      return (Map<Object, Integer>) (Map<?, Integer>) pending;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    void setPending(Map<Object, Integer> p) {
+      pending = (Map<String, Integer>) (Map<?, Integer>) p;
+    }
+
+    @Override
+    void clearValues() {
+      values.clear();
+    }
   }
 }

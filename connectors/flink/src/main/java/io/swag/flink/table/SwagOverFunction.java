@@ -1,73 +1,244 @@
 package io.swag.flink.table;
 
+import io.swag.core.Swag;
+import io.swag.core.fifo.FifoBase;
+import io.swag.core.fn.Functions;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
 import org.apache.flink.table.functions.AggregateFunction;
+import org.apache.flink.table.functions.FunctionContext;
 
 /**
  * An aggregate function with retraction for bounded OVER windows
- * ({@code ROWS/RANGE BETWEEN ... PRECEDING AND CURRENT ROW}), backed by an in-order aggregator
- * ({@link OverAccumulator}): Flink retracts the rows that leave the frame, and retracting the
- * oldest row is O(1) for every function, where Flink's built-in MAX/MIN/FIRST_VALUE... with
- * retraction scan a map view. Null inputs are ignored (like the built-ins). Registered by
- * {@link SwagFunctions#register}.
+ * ({@code ROWS/RANGE BETWEEN ... PRECEDING AND CURRENT ROW}), backed by an in-order aggregator:
+ * Flink retracts the rows that leave the frame, and retracting the oldest row is O(1) for every
+ * function, where Flink's built-in MAX/MIN/FIRST_VALUE... with retraction scan a map view. Null
+ * inputs are ignored (like the built-ins). Registered by {@link SwagFunctions#register}.
+ *
+ * <p>State: the frame's values in a state-backed map view of the accumulator
+ * ({@link OverAccumulator}): one put per row and one remove per retraction on every backend. The
+ * aggregators live in a cache of this function instance, at most {@value #CACHE_PARAM} keys
+ * (job parameter, default {@value #DEFAULT_CACHE_KEYS}), least recently used dropped; a key not in
+ * it rebuilds its aggregator from its view (O(frame), once). The cache belongs to one task and is
+ * created with it, so after a restore every key rebuilds from the restored state.
  */
-public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccumulator> {
+public abstract class SwagOverFunction<T, A extends OverAccumulator> extends AggregateFunction<T, A> {
   private static final long serialVersionUID = 1L;
+  /** The job parameter bounding the keys whose OVER frames stay on the heap, per function and task. */
+  public static final String CACHE_PARAM = "swag.over.cache-max-keys";
+  public static final int DEFAULT_CACHE_KEYS = 10_000;
+  static final String ALGORITHM = "daba_lite";
   private final String function;
+  private transient Map<Long, OverFrame> frames;
+  private transient OverFrame last;
+  private transient SplittableRandom tokens;
 
   protected SwagOverFunction(String function) {
     this.function = function;
   }
 
   @Override
-  public OverAccumulator createAccumulator() {
-    return new OverAccumulator(function);
+  public void open(FunctionContext context) throws Exception {
+    super.open(context);
+    String v = context.getJobParameter(CACHE_PARAM, Integer.toString(DEFAULT_CACHE_KEYS));
+    int max;
+    try {
+      max = Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      max = -1;
+    }
+    if (max < 1) {
+      throw new IllegalArgumentException("swag_" + function + ": job parameter " + CACHE_PARAM
+          + " must be a positive integer, got '" + v + "'");
+    }
+    cache(max);
   }
 
-  void add(OverAccumulator acc, Object v) {
+  private void cache(int max) {
+    frames = new LinkedHashMap<>(16, 0.75f, true) {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<Long, OverFrame> e) {
+        return size() > max;
+      }
+    };
+    last = null;
+  }
+
+  abstract A newAccumulator();
+
+  @Override
+  public A createAccumulator() {
+    if (tokens == null) {
+      tokens = new SplittableRandom(System.nanoTime() ^ System.identityHashCode(this));
+    }
+    A a = newAccumulator();
+    long t;
+    do {
+      t = tokens.nextLong();
+    } while (t == 0);
+    a.token = t;
+    return a;
+  }
+
+  /** The key's frame on the heap: the cached one if it still serves the accumulator, else rebuilt. */
+  final OverFrame frame(A acc) {
+    OverFrame f = last;
+    if (f != null && f.serves(acc)) {
+      return f;
+    }
+    if (frames == null) {
+      cache(DEFAULT_CACHE_KEYS);
+    }
+    f = frames.get(acc.token);
+    if (f == null || !f.serves(acc)) {
+      f = rebuild(acc);
+      frames.put(acc.token, f);
+    }
+    last = f;
+    return f;
+  }
+
+  private OverFrame rebuild(A acc) {
+    FifoBase fifo = Double.isNaN(acc.rank)
+        ? Swag.fifo(ALGORITHM, Functions.byName(function))
+        : Swag.fifo(ALGORITHM, Functions.byName(function, Map.of("rank", acc.rank)));
+    OverFrame f = new OverFrame(acc.token, acc.head, fifo);
+    try {
+      for (long s = acc.head; s < acc.tail; s++) {
+        Object v = acc.value(s);
+        if (v == null) {
+          throw new IllegalStateException("swag_" + function + ": the OVER frame's state lacks value " + s
+              + " of [" + acc.head + ", " + acc.tail + ")");
+        }
+        if (v instanceof Double d) {
+          fifo.insertArg(d.doubleValue(), s);
+        } else {
+          fifo.insertArg(v, s);
+        }
+        f.values.addLast(v);
+        f.tail++;
+      }
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("swag_" + function + ": cannot read the OVER frame's state", e);
+    }
+    return f;
+  }
+
+  void add(A acc, Object v) {
     if (v == null) {
       return;
     }
+    OverFrame f = frame(acc);
     try {
-      acc.add(v);
+      if (v instanceof Double d) {
+        f.fifo.insertArg(d.doubleValue(), f.tail); // throws (IllegalArgumentException) before changing anything
+      } else {
+        f.fifo.insertArg(v, f.tail);
+      }
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("swag_" + function + ": " + e.getMessage(), e);
     }
+    try {
+      acc.putValue(f.tail, acc.stored(v));
+    } catch (Exception e) {
+      throw new IllegalStateException("swag_" + function + ": cannot write the OVER frame's state", e);
+    }
+    f.values.addLast(v);
+    acc.tail = ++f.tail;
   }
 
-  static void remove(OverAccumulator acc, Object v) {
-    if (v != null) {
-      acc.retract(v);
+  void remove(A acc, Object v) {
+    if (v == null) {
+      return;
     }
+    OverFrame f = frame(acc);
+    if (f.values.isEmpty()) {
+      throw new IllegalStateException("swag_" + function + ": retract of " + v + " from an empty OVER frame");
+    }
+    Map<Object, Integer> pending = acc.pending();
+    if (pending == null && v.equals(f.values.peekFirst())) {
+      evictOldest(acc, f);
+      return;
+    }
+    if (pending == null) {
+      pending = new HashMap<>();
+    }
+    pending.merge(acc.stored(v), 1, Integer::sum);
+    while (!pending.isEmpty() && !f.values.isEmpty()) {
+      Object k = acc.stored(f.values.peekFirst());
+      Integer c = pending.get(k);
+      if (c == null) {
+        break;
+      }
+      if (c == 1) {
+        pending.remove(k);
+      } else {
+        pending.put(k, c - 1);
+      }
+      evictOldest(acc, f);
+    }
+    acc.setPending(pending.isEmpty() ? null : pending);
+  }
+
+  private void evictOldest(A acc, OverFrame f) {
+    try {
+      acc.removeValue(f.head);
+    } catch (Exception e) {
+      throw new IllegalStateException("swag_" + function + ": cannot write the OVER frame's state", e);
+    }
+    f.values.pollFirst();
+    f.fifo.evict();
+    acc.head = ++f.head;
+  }
+
+  /** The frame's aggregate, null for an empty frame. */
+  Object query(A acc) {
+    if (acc.head == acc.tail) {
+      return null;
+    }
+    return frame(acc).fifo.query();
   }
 
   /** Resets the accumulator (used by some operators instead of creating a new one). */
-  public void resetAccumulator(OverAccumulator acc) {
-    OverAccumulator fresh = new OverAccumulator(function);
-    acc.values.clear();
-    acc.fifo = fresh.fifo;
+  public void resetAccumulator(A acc) {
+    acc.clearValues();
+    acc.head = 0;
+    acc.tail = 0;
+    acc.setPending(null);
     acc.rank = Double.NaN;
-    acc.copyPendingFrom(fresh);
+    acc.token = createAccumulator().token;
   }
 
   /** A function of one DOUBLE argument returning DOUBLE: max, min, first, last, stddev, median... */
-  public static class OfDouble extends SwagOverFunction<Double> {
+  public static class OfDouble extends SwagOverFunction<Double, OverAccumulator.OfDouble> {
     private static final long serialVersionUID = 1L;
 
     public OfDouble(String function) {
       super(function);
     }
 
-    public void accumulate(OverAccumulator acc, Double v) {
+    @Override
+    OverAccumulator.OfDouble newAccumulator() {
+      return new OverAccumulator.OfDouble();
+    }
+
+    public void accumulate(OverAccumulator.OfDouble acc, Double v) {
       add(acc, v);
     }
 
-    public void retract(OverAccumulator acc, Double v) {
+    public void retract(OverAccumulator.OfDouble acc, Double v) {
       remove(acc, v);
     }
 
     @Override
-    public Double getValue(OverAccumulator acc) {
-      Object r = acc.query();
+    public Double getValue(OverAccumulator.OfDouble acc) {
+      Object r = query(acc);
       return r == null ? null : ((Number) r).doubleValue();
     }
   }
@@ -127,61 +298,74 @@ public abstract class SwagOverFunction<T> extends AggregateFunction<T, OverAccum
   }
 
   /** {@code swag_quantile(x, rank)}: KLL sketch quantile; {@code rank} a constant in [0, 1]. */
-  public static final class Quantile extends SwagOverFunction<Double> {
+  public static final class Quantile extends SwagOverFunction<Double, OverAccumulator.OfDouble> {
     private static final long serialVersionUID = 1L;
 
     public Quantile() {
       super("quantile");
     }
 
-    public void accumulate(OverAccumulator acc, Double v, Double rank) {
+    @Override
+    OverAccumulator.OfDouble newAccumulator() {
+      return new OverAccumulator.OfDouble();
+    }
+
+    public void accumulate(OverAccumulator.OfDouble acc, Double v, Double rank) {
       if (rank == null || !(rank >= 0 && rank <= 1)) {
         throw new IllegalArgumentException("swag_quantile: rank must be in [0, 1], got " + rank);
       }
-      if (acc.fifo == null) {
-        acc.ensure(rank);
+      if (Double.isNaN(acc.rank)) {
+        acc.rank = rank; // a constant of the query: fixed by the first row, before the frame is built
       }
       add(acc, v);
     }
 
-    public void retract(OverAccumulator acc, Double v, Double rank) {
+    public void retract(OverAccumulator.OfDouble acc, Double v, Double rank) {
       remove(acc, v);
     }
 
     @Override
-    public Double getValue(OverAccumulator acc) {
-      Object r = acc.query();
+    public Double getValue(OverAccumulator.OfDouble acc) {
+      Object r = query(acc);
       return r == null ? null : ((Number) r).doubleValue();
     }
   }
 
   /** {@code swag_distinct_count(x)}: HyperLogLog estimate of the distinct values (any type). */
-  public static final class DistinctCount extends SwagOverFunction<Long> {
+  public static final class DistinctCount extends SwagOverFunction<Long, OverAccumulator.OfKey> {
     private static final long serialVersionUID = 1L;
 
     public DistinctCount() {
       super("hll");
     }
 
-    public void accumulate(OverAccumulator acc, String v) {
+    @Override
+    OverAccumulator.OfKey newAccumulator() {
+      return new OverAccumulator.OfKey();
+    }
+
+    public void accumulate(OverAccumulator.OfKey acc, String v) {
       add(acc, v);
     }
 
-    public void accumulate(OverAccumulator acc, Long v) {
+    public void accumulate(OverAccumulator.OfKey acc, Long v) {
+      if (v != null && acc.head == acc.tail) {
+        acc.longs = true;
+      }
       add(acc, v);
     }
 
-    public void retract(OverAccumulator acc, String v) {
+    public void retract(OverAccumulator.OfKey acc, String v) {
       remove(acc, v);
     }
 
-    public void retract(OverAccumulator acc, Long v) {
+    public void retract(OverAccumulator.OfKey acc, Long v) {
       remove(acc, v);
     }
 
     @Override
-    public Long getValue(OverAccumulator acc) {
-      Object r = acc.query();
+    public Long getValue(OverAccumulator.OfKey acc) {
+      Object r = query(acc);
       return r == null ? 0L : Math.round(((Number) r).doubleValue());
     }
   }

@@ -1,0 +1,174 @@
+package io.swag.flink.table;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.Schema;
+import org.apache.flink.table.api.Table;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
+import org.apache.flink.util.CloseableIterator;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The OVER functions' state on every backend: a job that fails once after a completed checkpoint
+ * (the frames restore from their map views and rebuild their aggregators) and keeps at most one key's
+ * aggregator on the heap (job parameter {@value SwagOverFunction#CACHE_PARAM} = 1, so every key
+ * change rebuilds from state) gives, row for row, the built-in OVER aggregates' values (max, min,
+ * distinct count: an oracle that shares no code with swag) and the failure-free run's sketch
+ * (median, quantile) values.
+ */
+class OverStateTest {
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();
+
+  static final int N = 3000;
+  static final AtomicBoolean FAILED = new AtomicBoolean();
+  static final AtomicBoolean CHECKPOINTED = new AtomicBoolean();
+  static final RowTypeInfo TYPE = new RowTypeInfo(new TypeInformation<?>[] {
+      Types.STRING, Types.INSTANT, Types.DOUBLE, Types.LONG}, new String[] {"k", "ts", "v", "c"});
+
+  static final class Gen implements GeneratorFunction<Long, Row> {
+    private static final long serialVersionUID = 1L;
+    private transient List<Row> rows;
+
+    @Override
+    public Row map(Long i) {
+      if (rows == null) {
+        rows = OverFunctionsTest.rows(11, N);
+      }
+      return rows.get(i.intValue());
+    }
+  }
+
+  /** Throws once, on the first row after a checkpoint completed past a quarter of the input. */
+  static final class FailOnce extends RichMapFunction<Row, Row> implements CheckpointListener {
+    private static final long serialVersionUID = 1L;
+    private long seen;
+
+    @Override
+    public void open(OpenContext ctx) {
+      seen = 0;
+    }
+
+    @Override
+    public Row map(Row r) {
+      seen++;
+      if (seen > N / 3 && CHECKPOINTED.get() && FAILED.compareAndSet(false, true)) {
+        throw new RuntimeException("injected failure (test)");
+      }
+      return r;
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long id) {
+      if (seen > N / 4) {
+        CHECKPOINTED.set(true);
+      }
+    }
+  }
+
+  static final String ROWS = "ROWS BETWEEN 40 PRECEDING AND CURRENT ROW";
+  static final String RANGE = "RANGE BETWEEN INTERVAL '1' SECOND PRECEDING AND CURRENT ROW";
+
+  static List<String> run(String backend, String frame, boolean fail, String cacheKeys, Path dir) throws Exception {
+    Configuration conf = new Configuration();
+    conf.setString("state.backend.type", backend);
+    conf.setString("execution.checkpointing.dir", dir.toUri().toString());
+    conf.setString("execution.checkpointing.interval", "100ms");
+    conf.setString("restart-strategy.type", "fixed-delay");
+    conf.setString("restart-strategy.fixed-delay.attempts", "2");
+    conf.setString("restart-strategy.fixed-delay.delay", "50ms");
+    if (cacheKeys != null) {
+      conf.set(PipelineOptions.GLOBAL_JOB_PARAMETERS, Map.of(SwagOverFunction.CACHE_PARAM, cacheKeys));
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.setParallelism(2);
+    FAILED.set(!fail);
+    CHECKPOINTED.set(false);
+    DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(new Gen(), N, RateLimiterStrategy.perSecond(2000), TYPE),
+            WatermarkStrategy.noWatermarks(), "gen").setParallelism(1)
+        .map(new FailOnce()).returns(TYPE).setParallelism(1);
+    StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+    SwagFunctions.register(tEnv);
+    Table t = tEnv.fromDataStream(in, Schema.newBuilder()
+        .column("k", "STRING").column("ts", "TIMESTAMP_LTZ(3)").column("v", "DOUBLE").column("c", "BIGINT")
+        .watermark("ts", "ts - INTERVAL '0.001' SECOND").build());
+    tEnv.createTemporaryView("t", t);
+    Table res = tEnv.sqlQuery("SELECT k, ts, v, "
+        + "MAX(v) OVER w, swag_max(v) OVER w, MIN(v) OVER w, swag_min(v) OVER w, "
+        + "CAST(COUNT(DISTINCT c) OVER w AS BIGINT), swag_distinct_count(c) OVER w, "
+        + "swag_median(v) OVER w, swag_quantile(v, 0.9) OVER w "
+        + "FROM t WINDOW w AS (PARTITION BY k ORDER BY ts " + frame + ")");
+    List<String> out = new ArrayList<>();
+    try (CloseableIterator<Row> it = res.execute().collect()) {
+      while (it.hasNext()) {
+        Row r = it.next();
+        assertEquals(r.getField(3), r.getField(4), "max of " + r);
+        assertEquals(r.getField(5), r.getField(6), "min of " + r);
+        // HLL is exact for a few dozen distinct values at lgK 12
+        assertEquals(r.getField(7), r.getField(8), "distinct count of " + r);
+        out.add(r.getField(0) + " " + r.getField(1) + " " + r.getField(2) + " " + r.getField(4) + " "
+            + r.getField(6) + " " + r.getField(8) + " " + r.getField(9) + " " + r.getField(10));
+      }
+    }
+    if (fail) {
+      assertTrue(FAILED.get(), "the failure was injected");
+    }
+    Collections.sort(out);
+    return out;
+  }
+
+  static Stream<Arguments> cases() {
+    return Stream.of("hashmap", "rocksdb", "forst").flatMap(b -> Stream.of(
+        Arguments.of(b, "rows", "1"), Arguments.of(b, "range", null)));
+  }
+
+  private static final Map<String, List<String>> EXPECTED = new java.util.HashMap<>();
+
+  static synchronized List<String> expected(String frame, Path dir) throws Exception {
+    List<String> e = EXPECTED.get(frame);
+    if (e == null) {
+      e = run("hashmap", frame.equals("rows") ? ROWS : RANGE, false, null, dir.resolve("clean-" + frame));
+      EXPECTED.put(frame, e);
+    }
+    return e;
+  }
+
+  @ParameterizedTest(name = "{0} {1} cache {2}")
+  @MethodSource("cases")
+  void failureAndRestoreGiveTheBuiltinsAndTheFailureFreeSketches(String backend, String frame, String cacheKeys,
+      @TempDir Path dir) throws Exception {
+    List<String> want = expected(frame, dir);
+    assertEquals(N, want.size(), "rows of the failure-free run");
+    List<String> got = run(backend, frame.equals("rows") ? ROWS : RANGE, true, cacheKeys, dir.resolve(backend));
+    assertEquals(want, got);
+  }
+}
