@@ -9,11 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
-import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
@@ -41,8 +37,6 @@ class RestoreTest {
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();
 
   static final int N = 4000;
-  static final AtomicBoolean FAILED = new AtomicBoolean();
-  static final AtomicBoolean CHECKPOINTED = new AtomicBoolean();
 
   static QuerySpec query() {
     return QuerySpec.builder().key("k").time("ts").latenessMs(150)
@@ -66,33 +60,6 @@ class RestoreTest {
     }
   }
 
-  /** Throws once, on the first record after a checkpoint completed past a third of the input. */
-  static final class FailOnce extends RichMapFunction<Row, Row> implements CheckpointListener {
-    private static final long serialVersionUID = 1L;
-    private long seen;
-
-    @Override
-    public void open(OpenContext ctx) {
-      seen = 0;
-    }
-
-    @Override
-    public Row map(Row r) {
-      seen++;
-      if (seen > N / 3 && CHECKPOINTED.get() && FAILED.compareAndSet(false, true)) {
-        throw new RuntimeException("injected failure (test)");
-      }
-      return r;
-    }
-
-    @Override
-    public void notifyCheckpointComplete(long id) {
-      if (seen > N / 4) {
-        CHECKPOINTED.set(true);
-      }
-    }
-  }
-
   static List<String> run(String backend, boolean fail, Path dir) throws Exception {
     return run(backend, fail, dir, query(), SwagFlinkOptions.defaults().withUid("swag"));
   }
@@ -109,11 +76,10 @@ class RestoreTest {
     conf.setString("restart-strategy.fixed-delay.delay", "50ms");
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(2);
-    FAILED.set(!fail);
-    CHECKPOINTED.set(false);
+    FailOnce.arm(fail);
     DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(new Gen(), N, RateLimiterStrategy.perSecond(2500),
             TestStreams.TYPE), WatermarkStrategy.noWatermarks(), "gen").setParallelism(1)
-        .map(new FailOnce()).returns(TestStreams.TYPE).setParallelism(1)
+        .map(new FailOnce(N)).returns(TestStreams.TYPE).setParallelism(1)
         .assignTimestampsAndWatermarks(TestStreams.watermarks()).setParallelism(1);
     SingleOutputStreamOperator<Row> out = SwagWindows.aggregate(in, query, options);
     DataStream<String> all = out.map(RestoreTest::format).returns(Types.STRING)
@@ -124,7 +90,7 @@ class RestoreTest {
       it.forEachRemaining(res::add);
     }
     if (fail) {
-      assertTrue(FAILED.get(), "the failure was injected");
+      assertTrue(FailOnce.failed(), "the failure was injected");
     }
     Collections.sort(res);
     return res;

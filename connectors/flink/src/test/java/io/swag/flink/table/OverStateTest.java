@@ -3,18 +3,15 @@ package io.swag.flink.table;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.swag.flink.FailOnce;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.functions.RichMapFunction;
-import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -50,8 +47,6 @@ class OverStateTest {
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();
 
   static final int N = 3000;
-  static final AtomicBoolean FAILED = new AtomicBoolean();
-  static final AtomicBoolean CHECKPOINTED = new AtomicBoolean();
   static final RowTypeInfo TYPE = new RowTypeInfo(new TypeInformation<?>[] {
       Types.STRING, Types.INSTANT, Types.DOUBLE, Types.LONG}, new String[] {"k", "ts", "v", "c"});
 
@@ -65,33 +60,6 @@ class OverStateTest {
         rows = OverFunctionsTest.rows(11, N);
       }
       return rows.get(i.intValue());
-    }
-  }
-
-  /** Throws once, on the first row after a checkpoint completed past a quarter of the input. */
-  static final class FailOnce extends RichMapFunction<Row, Row> implements CheckpointListener {
-    private static final long serialVersionUID = 1L;
-    private long seen;
-
-    @Override
-    public void open(OpenContext ctx) {
-      seen = 0;
-    }
-
-    @Override
-    public Row map(Row r) {
-      seen++;
-      if (seen > N / 3 && CHECKPOINTED.get() && FAILED.compareAndSet(false, true)) {
-        throw new RuntimeException("injected failure (test)");
-      }
-      return r;
-    }
-
-    @Override
-    public void notifyCheckpointComplete(long id) {
-      if (seen > N / 4) {
-        CHECKPOINTED.set(true);
-      }
     }
   }
 
@@ -111,11 +79,10 @@ class OverStateTest {
     }
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(2);
-    FAILED.set(!fail);
-    CHECKPOINTED.set(false);
+    FailOnce.arm(fail);
     DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(new Gen(), N, RateLimiterStrategy.perSecond(2000), TYPE),
             WatermarkStrategy.noWatermarks(), "gen").setParallelism(1)
-        .map(new FailOnce()).returns(TYPE).setParallelism(1);
+        .map(new FailOnce(N)).returns(TYPE).setParallelism(1);
     StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
     SwagFunctions.register(tEnv);
     Table t = tEnv.fromDataStream(in, Schema.newBuilder()
@@ -140,7 +107,7 @@ class OverStateTest {
       }
     }
     if (fail) {
-      assertTrue(FAILED.get(), "the failure was injected");
+      assertTrue(FailOnce.failed(), "the failure was injected");
     }
     Collections.sort(out);
     return out;
