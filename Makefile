@@ -86,7 +86,7 @@ clean:
 	mvn -B -q clean
 	rm -rf python/swag/jars $(VENV) .venv-flink .pytest_cache
 
-# ==== Flink connector (issue 5; owner: Flink) ===============================================
+# ==== Flink connector ===================================================================
 # swag-flink-*-all.jar (swag-flink + swag-core, DataSketches relocated, no Flink) is copied to
 # python/swag/jars/swag-flink.jar for PyFlink. PyFlink 2.3 gets its own venv, .venv-flink
 # (apache-beam pins pyarrow < 17, which conflicts with PySpark in .venv).
@@ -154,7 +154,7 @@ FLINK_STATE_ARGS ?= 100
 bench-flink-state:
 	$(FLINK_BENCH_CP) io.swag.flink.bench.StateBench target/bench-flink-state.csv $(FLINK_STATE_MAX_WINDOW_S) $(FLINK_STATE_ARGS)
 
-# ==== Spark connector benchmarks (issue 6; owner: Spark) ====================================
+# ==== Spark connector benchmarks ==========================================================
 # docs/benchmarks-spark.md: swag operator vs Spark's built-in window() (records/s, state size) and
 # the swag per-batch time vs window size. BENCH_LOCK serializes timed runs on a shared machine.
 BENCH_LOCK ?= flock /tmp/swag-bench.lock
@@ -169,7 +169,7 @@ bench-spark: build
 	$(PY) -m swag.bench_spark plot --throughput docs/bench/spark-throughput-latest.json \
 	  --window-size docs/bench/spark-window-size-latest.json --png docs/bench/spark-latest.png
 
-# ==== Real clusters (issue 7; docs/operations.md) ===========================================
+# ==== Real clusters (docs/operations.md) ====================================================
 # Flink session cluster (pyflink's bin scripts) and Spark standalone cluster (pyspark's spark-class)
 # on 127.0.0.1, started and stopped by the tests' fixtures (tests/cluster). `make test` runs the short
 # test of each engine (the others are also marked slow); the soak is behind the `soak` marker.
