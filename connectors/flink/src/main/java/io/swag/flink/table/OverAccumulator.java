@@ -16,8 +16,9 @@ import org.apache.flink.table.api.dataview.MapView;
  *
  * <p>Invariants: {@code head <= tail}; the view holds exactly the keys {@code head .. tail - 1};
  * {@link #token} is a random non-zero number drawn when the accumulator is created; {@code pending}
- * is null or a multiset of values retracted before the oldest value of the frame was (a RANGE frame
- * retracts in map order; equal values are interchangeable).
+ * is null or a multiset, by {@link String#valueOf} (equal exactly when the values are), of values
+ * retracted before the oldest value of the frame was (a RANGE frame retracts in map order; equal
+ * values are interchangeable).
  */
 public abstract class OverAccumulator {
   /** Identifies the key's frame in the function's cache. */
@@ -28,30 +29,22 @@ public abstract class OverAccumulator {
   public long tail;
   /** Quantile rank, NaN when the function has none. */
   public double rank = Double.NaN;
+  /** Retractions waiting for the oldest value (rare; null when none). */
+  public Map<String, Integer> pending;
+
+  abstract MapView<Long, ?> view();
 
   abstract Object value(long seq) throws Exception;
 
   abstract void putValue(long seq, Object v) throws Exception;
 
-  abstract void removeValue(long seq) throws Exception;
-
-  /** The form a value has in the view and in {@code pending}. */
-  abstract Object stored(Object v);
-
-  abstract Map<Object, Integer> pending();
-
-  abstract void setPending(Map<Object, Integer> p);
-
-  abstract void clearValues();
-
   /** Frame of DOUBLE values. */
   public static final class OfDouble extends OverAccumulator {
     public MapView<Long, Double> values = new MapView<>();
-    public Map<Double, Integer> pending;
 
     @Override
-    Object stored(Object v) {
-      return v;
+    MapView<Long, ?> view() {
+      return values;
     }
 
     @Override
@@ -63,28 +56,6 @@ public abstract class OverAccumulator {
     void putValue(long seq, Object v) throws Exception {
       values.put(seq, (Double) v);
     }
-
-    @Override
-    void removeValue(long seq) throws Exception {
-      values.remove(seq);
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    Map<Object, Integer> pending() {
-      return (Map<Object, Integer>) (Map<?, Integer>) pending;
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    void setPending(Map<Object, Integer> p) {
-      pending = (Map<Double, Integer>) (Map<?, Integer>) p;
-    }
-
-    @Override
-    void clearValues() {
-      values.clear();
-    }
   }
 
   /**
@@ -93,13 +64,12 @@ public abstract class OverAccumulator {
    */
   public static final class OfKey extends OverAccumulator {
     public MapView<Long, String> values = new MapView<>();
-    public Map<String, Integer> pending;
     /** Whether the values are BIGINTs (else strings). */
     public boolean longs;
 
     @Override
-    Object stored(Object v) {
-      return v.toString();
+    MapView<Long, ?> view() {
+      return values;
     }
 
     @Override
@@ -111,28 +81,6 @@ public abstract class OverAccumulator {
     @Override
     void putValue(long seq, Object v) throws Exception {
       values.put(seq, v.toString());
-    }
-
-    @Override
-    void removeValue(long seq) throws Exception {
-      values.remove(seq);
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    Map<Object, Integer> pending() {
-      return (Map<Object, Integer>) (Map<?, Integer>) pending;
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    void setPending(Map<Object, Integer> p) {
-      pending = (Map<String, Integer>) (Map<?, Integer>) p;
-    }
-
-    @Override
-    void clearValues() {
-      values.clear();
     }
   }
 }

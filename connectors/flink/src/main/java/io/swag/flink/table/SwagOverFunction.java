@@ -72,16 +72,20 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
 
   @Override
   public A createAccumulator() {
+    A a = newAccumulator();
+    a.token = newToken();
+    return a;
+  }
+
+  private long newToken() {
     if (tokens == null) {
       tokens = new SplittableRandom(System.nanoTime() ^ System.identityHashCode(this));
     }
-    A a = newAccumulator();
     long t;
     do {
       t = tokens.nextLong();
     } while (t == 0);
-    a.token = t;
-    return a;
+    return t;
   }
 
   /** The key's frame on the heap: the cached one if it still serves the accumulator, else rebuilt. */
@@ -145,7 +149,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
       throw new IllegalArgumentException("swag_" + function + ": " + e.getMessage(), e);
     }
     try {
-      acc.putValue(f.tail, acc.stored(v));
+      acc.putValue(f.tail, v);
     } catch (Exception e) {
       throw new IllegalStateException("swag_" + function + ": cannot write the OVER frame's state", e);
     }
@@ -161,7 +165,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
     if (f.values.isEmpty()) {
       throw new IllegalStateException("swag_" + function + ": retract of " + v + " from an empty OVER frame");
     }
-    Map<Object, Integer> pending = acc.pending();
+    Map<String, Integer> pending = acc.pending;
     if (pending == null && v.equals(f.values.peekFirst())) {
       evictOldest(acc, f);
       return;
@@ -169,9 +173,9 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
     if (pending == null) {
       pending = new HashMap<>();
     }
-    pending.merge(acc.stored(v), 1, Integer::sum);
+    pending.merge(String.valueOf(v), 1, Integer::sum);
     while (!pending.isEmpty() && !f.values.isEmpty()) {
-      Object k = acc.stored(f.values.peekFirst());
+      String k = String.valueOf(f.values.peekFirst());
       Integer c = pending.get(k);
       if (c == null) {
         break;
@@ -183,12 +187,12 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
       }
       evictOldest(acc, f);
     }
-    acc.setPending(pending.isEmpty() ? null : pending);
+    acc.pending = pending.isEmpty() ? null : pending;
   }
 
   private void evictOldest(A acc, OverFrame f) {
     try {
-      acc.removeValue(f.head);
+      acc.view().remove(f.head);
     } catch (Exception e) {
       throw new IllegalStateException("swag_" + function + ": cannot write the OVER frame's state", e);
     }
@@ -207,12 +211,12 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
 
   /** Resets the accumulator (used by some operators instead of creating a new one). */
   public void resetAccumulator(A acc) {
-    acc.clearValues();
+    acc.view().clear();
     acc.head = 0;
     acc.tail = 0;
-    acc.setPending(null);
+    acc.pending = null;
     acc.rank = Double.NaN;
-    acc.token = createAccumulator().token;
+    acc.token = newToken();
   }
 
   /** A function of one DOUBLE argument returning DOUBLE: max, min, first, last, stddev, median... */

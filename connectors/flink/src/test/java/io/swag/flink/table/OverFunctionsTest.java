@@ -42,6 +42,17 @@ class OverFunctionsTest {
     return out;
   }
 
+  /** The rows of {@link #rows}: key, time, value (null at times), a small integer. */
+  static final RowTypeInfo TYPE = new RowTypeInfo(new org.apache.flink.api.common.typeinfo.TypeInformation<?>[] {
+      Types.STRING, Types.INSTANT, Types.DOUBLE, Types.LONG}, new String[] {"k", "ts", "v", "c"});
+
+  /** {@code in} as a table with an event-time watermark 1 ms behind (the rows' times never decrease). */
+  static Table table(StreamTableEnvironment tEnv, DataStream<Row> in) {
+    return tEnv.fromDataStream(in, Schema.newBuilder()
+        .column("k", "STRING").column("ts", "TIMESTAMP_LTZ(3)").column("v", "DOUBLE").column("c", "BIGINT")
+        .watermark("ts", "ts - INTERVAL '0.001' SECOND").build());
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"ROWS BETWEEN 7 PRECEDING AND CURRENT ROW", "RANGE BETWEEN INTERVAL '1' SECOND PRECEDING AND CURRENT ROW"})
   void equalsBuiltinOver(String frame) throws Exception {
@@ -49,13 +60,7 @@ class OverFunctionsTest {
     env.setParallelism(1);
     StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
     SwagFunctions.register(tEnv);
-    DataStream<Row> in = env.fromData(rows(42, 4000),
-        new RowTypeInfo(new org.apache.flink.api.common.typeinfo.TypeInformation<?>[] {
-            Types.STRING, Types.INSTANT, Types.DOUBLE, Types.LONG}, new String[] {"k", "ts", "v", "c"}));
-    Table t = tEnv.fromDataStream(in, Schema.newBuilder()
-        .column("k", "STRING").column("ts", "TIMESTAMP_LTZ(3)").column("v", "DOUBLE").column("c", "BIGINT")
-        .watermark("ts", "ts - INTERVAL '0.001' SECOND").build());
-    tEnv.createTemporaryView("t", t);
+    tEnv.createTemporaryView("t", table(tEnv, env.fromData(rows(42, 4000), TYPE)));
     Table res = tEnv.sqlQuery("SELECT k, ts, "
         + "MAX(v) OVER w, swag_max(v) OVER w, MIN(v) OVER w, swag_min(v) OVER w, "
         + "FIRST_VALUE(v) OVER w, swag_first(v) OVER w, LAST_VALUE(v) OVER w, swag_last(v) OVER w, "

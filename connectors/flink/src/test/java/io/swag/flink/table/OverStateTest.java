@@ -5,15 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.swag.flink.FailOnce;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
 import org.apache.flink.configuration.Configuration;
@@ -22,7 +19,6 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -47,8 +43,7 @@ class OverStateTest {
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();
 
   static final int N = 3000;
-  static final RowTypeInfo TYPE = new RowTypeInfo(new TypeInformation<?>[] {
-      Types.STRING, Types.INSTANT, Types.DOUBLE, Types.LONG}, new String[] {"k", "ts", "v", "c"});
+  static final RowTypeInfo TYPE = OverFunctionsTest.TYPE;
 
   static final class Gen implements GeneratorFunction<Long, Row> {
     private static final long serialVersionUID = 1L;
@@ -85,10 +80,7 @@ class OverStateTest {
         .map(new FailOnce(N)).returns(TYPE).setParallelism(1);
     StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
     SwagFunctions.register(tEnv);
-    Table t = tEnv.fromDataStream(in, Schema.newBuilder()
-        .column("k", "STRING").column("ts", "TIMESTAMP_LTZ(3)").column("v", "DOUBLE").column("c", "BIGINT")
-        .watermark("ts", "ts - INTERVAL '0.001' SECOND").build());
-    tEnv.createTemporaryView("t", t);
+    tEnv.createTemporaryView("t", OverFunctionsTest.table(tEnv, in));
     Table res = tEnv.sqlQuery("SELECT k, ts, v, "
         + "MAX(v) OVER w, swag_max(v) OVER w, MIN(v) OVER w, swag_min(v) OVER w, "
         + "CAST(COUNT(DISTINCT c) OVER w AS BIGINT), swag_distinct_count(c) OVER w, "
