@@ -87,14 +87,17 @@ def _add_jar(env: Any) -> None:
 
 
 def _add_jar_table(t_env: Any) -> None:
-    """Adds the jar to a TableEnvironment's ``pipeline.jars`` once (and to the gateway's class loader)."""
-    from pyflink.common import Configuration
+    """Adds the jars (:func:`_jar_urls`) to a TableEnvironment once, with ``ADD JAR``: its user class
+    loader (where the planner loads functions) and the jars of the jobs it submits."""
+    from ._jvm import user_jars
 
-    conf = t_env.get_config()
-    jars = [str(j) for j in Configuration.parse_list_value(conf.get("pipeline.jars", None) or "")]
-    missing = [u for u in _jar_urls() if u not in jars]
-    if missing:
-        conf.set("pipeline.jars", ";".join(jars + missing))
+    paths = [str(jar_path().resolve())] + [str(p.resolve()) for p in user_jars()]
+    from pyflink.java_gateway import get_gateway
+
+    arr = get_gateway().new_array(_jvm().java.lang.String, len(paths))
+    for i, p in enumerate(paths):
+        arr[i] = p
+    _call(_swag_class("io.swag.flink.table.PlannerThreads").addJars, t_env._j_tenv, arr)
 
 
 def _jvm() -> Any:

@@ -72,6 +72,28 @@ public final class PlannerThreads {
     return set.execute();
   }
 
+  /**
+   * Adds jars to {@code tEnv}'s user class loader and to the jars of the jobs it submits ({@code ADD
+   * JAR}, skipping those it has), on the calling thread. Setting {@code pipeline.jars} on the table
+   * config after the environment exists does neither reliably: the planner loads functions through
+   * the class loader the environment created at start-up.
+   */
+  public static void addJars(TableEnvironment tEnv, String[] paths) {
+    ensureMetadataProvider(tEnv);
+    java.util.Set<String> have = new java.util.HashSet<>();
+    try (org.apache.flink.util.CloseableIterator<org.apache.flink.types.Row> it =
+        tEnv.executeSql("SHOW JARS").collect()) {
+      it.forEachRemaining(r -> have.add(String.valueOf(r.getField(0))));
+    } catch (Exception e) {
+      throw new IllegalStateException("SHOW JARS failed: " + e, e);
+    }
+    for (String p : paths) {
+      if (!have.contains(p)) {
+        tEnv.executeSql("ADD JAR '" + p.replace("'", "''") + "'");
+      }
+    }
+  }
+
   @SuppressWarnings("unchecked")
   private static ThreadLocal<Object> threadLocal(Field f) throws IllegalAccessException {
     return (ThreadLocal<Object>) f.get(null);
