@@ -27,8 +27,9 @@ import java.util.Arrays;
  *   <li><b>Rows</b> (otherwise): records since the last flush are appended to buffers
  *       ({@link RowCodec}, segments of 64 KB, a segment dropped once all its rows are evicted); a
  *       flush writes them as one chunk (chunk id to rows, ids increasing per key) and removes every
- *       chunk whose rows are all evicted (an index of (largest time, id) per stored chunk is kept
- *       here and rebuilt by {@link #load}).</li>
+ *       chunk whose rows are all evicted (an index of (largest time, id) per stored chunk, a min-heap
+ *       on the time, is kept here and rebuilt by {@link #load}): a flush costs O(new bytes + chunks
+ *       removed x log chunks), not O(chunks), so an engine may flush after every record.</li>
  * </ul>
  *
  * <p>Bookkeeping ({@link #writeMeta}, {@value #META_BYTES} bytes: fired watermark, evicted time, next
@@ -72,8 +73,9 @@ public final class StoredWindows {
   private long[] segmentMax = NONE;
   private RowCodec.Writer pending;
   private long pendingMax = Long.MIN_VALUE;
-  private long[] index = NONE;
-  private int indexLen;
+  private long[] heapMax = NONE; // the stored chunks as a min-heap on their largest time
+  private long[] heapId = NONE;
+  private int heapLen;
   private long nextChunk;
 
   /**
@@ -280,24 +282,56 @@ public final class StoredWindows {
     segments.clear();
     pending = null; // the buffers go with the flush: a quiet key holds none
     pendingMax = Long.MIN_VALUE;
-    int keep = 0;
-    for (int i = 0; i < indexLen; i += 2) {
-      if (index[i] <= evicted) {
-        store.remove(index[i + 1]); // every row of the chunk was evicted
-      } else {
-        index[keep++] = index[i];
-        index[keep++] = index[i + 1];
-      }
+    while (heapLen > 0 && heapMax[0] <= evicted) {
+      store.remove(heapId[0]); // every row of the chunk was evicted
+      popIndex();
     }
-    indexLen = keep;
   }
 
+  /** Adds a stored chunk to the index (a binary min-heap on the largest time): O(log chunks). */
   private void addIndex(long max, long id) {
-    if (indexLen + 2 > index.length) {
-      index = Arrays.copyOf(index, Math.max(8, 2 * index.length));
+    if (heapLen == heapMax.length) {
+      heapMax = Arrays.copyOf(heapMax, Math.max(8, 2 * heapLen));
+      heapId = Arrays.copyOf(heapId, heapMax.length);
     }
-    index[indexLen++] = max;
-    index[indexLen++] = id;
+    int i = heapLen++;
+    while (i > 0) {
+      int p = (i - 1) >>> 1;
+      if (heapMax[p] <= max) {
+        break;
+      }
+      heapMax[i] = heapMax[p];
+      heapId[i] = heapId[p];
+      i = p;
+    }
+    heapMax[i] = max;
+    heapId[i] = id;
+  }
+
+  /** Removes the chunk with the smallest largest time from the index: O(log chunks). */
+  private void popIndex() {
+    long max = heapMax[--heapLen];
+    long id = heapId[heapLen];
+    int i = 0;
+    while (true) {
+      int c = 2 * i + 1;
+      if (c >= heapLen) {
+        break;
+      }
+      if (c + 1 < heapLen && heapMax[c + 1] < heapMax[c]) {
+        c++;
+      }
+      if (heapMax[c] >= max) {
+        break;
+      }
+      heapMax[i] = heapMax[c];
+      heapId[i] = heapId[c];
+      i = c;
+    }
+    if (heapLen > 0) {
+      heapMax[i] = max;
+      heapId[i] = id;
+    }
   }
 
   /** The key's bookkeeping: fired watermark, evicted time, next chunk id ({@value #META_BYTES} bytes). */

@@ -4,9 +4,7 @@ import io.swag.core.Swag;
 import io.swag.core.fifo.FifoBase;
 import io.swag.core.fn.Functions;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.SplittableRandom;
 import org.apache.flink.table.functions.AggregateFunction;
 import org.apache.flink.table.functions.FunctionContext;
 
@@ -31,9 +29,8 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   public static final int DEFAULT_CACHE_KEYS = 10_000;
   static final String ALGORITHM = "daba_lite";
   private final String function;
-  private transient Map<Long, OverFrame> frames;
+  private transient TokenCache<OverFrame> frames;
   private transient OverFrame last;
-  private transient SplittableRandom tokens;
 
   protected SwagOverFunction(String function) {
     this.function = function;
@@ -42,30 +39,15 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   @Override
   public void open(FunctionContext context) throws Exception {
     super.open(context);
-    String v = context.getJobParameter(CACHE_PARAM, Integer.toString(DEFAULT_CACHE_KEYS));
-    int max;
-    try {
-      max = Integer.parseInt(v.trim());
-    } catch (NumberFormatException e) {
-      max = -1;
-    }
-    if (max < 1) {
-      throw new IllegalArgumentException("swag_" + function + ": job parameter " + CACHE_PARAM
-          + " must be a positive integer, got '" + v + "'");
-    }
-    cache(max);
+    frames = new TokenCache<>(TokenCache.maxKeys(context, CACHE_PARAM, DEFAULT_CACHE_KEYS, "swag_" + function));
+    last = null;
   }
 
-  private void cache(int max) {
-    frames = new LinkedHashMap<>(16, 0.75f, true) {
-      private static final long serialVersionUID = 1L;
-
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<Long, OverFrame> e) {
-        return size() > max;
-      }
-    };
-    last = null;
+  private TokenCache<OverFrame> frames() {
+    if (frames == null) { // used without open (a planner's constant folding, a test)
+      frames = new TokenCache<>(DEFAULT_CACHE_KEYS);
+    }
+    return frames;
   }
 
   abstract A newAccumulator();
@@ -78,14 +60,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   }
 
   private long newToken() {
-    if (tokens == null) {
-      tokens = new SplittableRandom(System.nanoTime() ^ System.identityHashCode(this));
-    }
-    long t;
-    do {
-      t = tokens.nextLong();
-    } while (t == 0);
-    return t;
+    return frames().newToken();
   }
 
   /** The key's frame on the heap: the cached one if it still serves the accumulator, else rebuilt. */
@@ -94,10 +69,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
     if (f != null && f.serves(acc)) {
       return f;
     }
-    if (frames == null) {
-      cache(DEFAULT_CACHE_KEYS);
-    }
-    f = frames.get(acc.token);
+    f = frames().get(acc.token);
     if (f == null || !f.serves(acc)) {
       f = rebuild(acc);
       frames.put(acc.token, f);
