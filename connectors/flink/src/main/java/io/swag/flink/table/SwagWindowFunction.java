@@ -1,32 +1,30 @@
 package io.swag.flink.table;
 
+import io.swag.core.plan.EntryStore;
 import io.swag.core.plan.ExecutedPlan;
 import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
 import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.StoredWindows;
 import io.swag.core.plan.WindowGroup;
 import io.swag.core.plan.WindowSpec;
-import io.swag.flink.KeyWindowsIO;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializer;
-import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.core.memory.DataInputView;
-import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.ArgumentTrait;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.FunctionHint;
 import org.apache.flink.table.annotation.StateHint;
+import org.apache.flink.table.api.dataview.MapView;
 import org.apache.flink.table.functions.FunctionContext;
 import org.apache.flink.table.functions.ProcessTableFunction;
-import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.types.Row;
 import org.slf4j.Logger;
@@ -42,16 +40,26 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>The partition (PARTITION BY) is the key, {@code on_time} the event time (the query's
- * {@code key} and {@code time} fields are ignored). Output: the partition columns, {@code window},
- * {@code window_start}, {@code window_end} (epoch ms), {@code aggregates} (a map from output name
- * to value, numeric functions only) and Flink's {@code rowtime}. Semantics as the DataStream
- * operator (docs/query-spec.md): windows fire when the watermark passes their end, updated rows for
- * records within the allowed lateness. A record too late for every window is not dropped: it is
- * emitted as a row with {@code window = 'late'} and {@code window_start = window_end = } its time.
+ * {@code key} and {@code time} fields are ignored); {@code query} is a constant. Output: the partition
+ * columns, {@code window}, {@code window_start}, {@code window_end} (epoch ms), {@code aggregates} (a
+ * map from output name to value, numeric functions only) and Flink's {@code rowtime}. Semantics as
+ * the DataStream operator (docs/query-spec.md): windows fire when the watermark passes their end,
+ * updated rows for records within the allowed lateness. A record too late for every window is not
+ * dropped: it is emitted as a row with {@code window = 'late'} and {@code window_start = window_end = }
+ * its time. Count windows are not supported here (use the DataStream API).
  *
- * <p>State: per partition the {@link KeyWindows} on the heap in a RAW state field (no serialization
- * per record with the hashmap backend); its serializer writes the retained input rows as (time, encoded row)
- * ({@link io.swag.flink.KeyWindowsIO}) and restores by a bulk load. Count windows are not supported here (use the DataStream API).
+ * <p>State, written through on every call (a process table function has no checkpoint hook), per
+ * partition as the DataStream operator keeps a key ({@link StoredWindows}, groups made by
+ * {@link WindowGroup#storedGroups}): slices (one entry per slice of the plan's gcd, rewritten when a
+ * record lands in it) when every function is mergeable, else rows (one entry per record). Two state
+ * entries: {@code meta} ({@link Meta}: a token, the next timer, each group's {@value
+ * StoredWindows#META_BYTES} bytes of bookkeeping), and {@code entries}, a state-backed
+ * {@code MapView<Long, byte[]>} holding every group's entries and the query ({@link #QUERY_ENTRY}) for a
+ * timer that meets a cold cache. The aggregators live on the heap in a cache of this function instance
+ * found by the token, at most {@value #CACHE_PARAM} partitions (job parameter, default {@value
+ * #DEFAULT_CACHE_KEYS}), least recently used dropped; a partition not in it is rebuilt from its entries
+ * with one bulk insert. State and heap are O(window / slice) per partition for sliced queries, like
+ * Flink's HOP windows; a checkpoint costs what changed since the last one.
  *
  * <p>What it runs: when a query is compiled (its first row), the function reads back its plan from
  * aggregators made as each partition's are ({@link ExecutedPlan}) and publishes it as the string
@@ -64,15 +72,32 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
   private static final long serialVersionUID = 1L;
   /** The metric (a string gauge) with the executed plan's read-back. */
   public static final String PLAN_METRIC = "swagPlan";
+  /** The job parameter bounding the partitions whose aggregators stay on the heap, per task. */
+  public static final String CACHE_PARAM = "swag.window.cache-max-keys";
+  public static final int DEFAULT_CACHE_KEYS = 10_000;
   private static final Logger LOG = LoggerFactory.getLogger(SwagWindowFunction.class);
+  private static final int META_VERSION = 1;
+  /**
+   * Entry ids: a group's id (a slice start or chunk id, within +-2^57) with the group number in bits
+   * 58..62 ({@link #entryKey}); group 31 holds the query.
+   */
+  private static final int GROUP_SHIFT = 58;
+  private static final long ID_LIMIT = 1L << 57;
+  private static final int MAX_GROUPS = 31;
+  /** The entry with the compiled query's text (columns, time column, query JSON). */
+  static final long QUERY_ENTRY = (long) MAX_GROUPS << GROUP_SHIFT;
 
-  /** The per-partition state: a RAW holder of the heap windows. */
-  public static class SwagState {
-    @DataTypeHint(value = "RAW", bridgedTo = Box.class, rawSerializer = BoxSerializer.class)
-    public Box box;
+  /** A partition's small state: read and written whole on every call. */
+  public static class Meta {
+    /** The partition's heap windows in this instance's cache; 0: no state yet. */
+    public long token;
+    /** The timer registered last (Long.MAX_VALUE: none pending). */
+    public long timer = Long.MAX_VALUE;
+    /** Format version, group count, then each group's {@link StoredWindows#writeMeta}. */
+    public byte[] groups;
   }
 
-  /** Compiled query (shared by all partitions and by the serializer), by query JSON and columns. */
+  /** Compiled query (shared by all partitions and instances), by query JSON and columns. */
   static final class Compiled {
     final String query;
     final List<String> columns;
@@ -83,10 +108,11 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     final List<WindowGroup> groups;
     final String[][] names;
     final String[][][] outputs;
-    final long maxSize;
     final long lateness;
     /** The read-back of what the partitions run, from aggregators made as theirs are. */
     final ExecutedPlan executed;
+    /** {@link #QUERY_ENTRY}'s bytes. */
+    final byte[] text;
 
     Compiled(String query, List<String> columns, String timeColumn) {
       this.query = query;
@@ -96,13 +122,11 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       m.put("key", List.of()); // the PARTITION BY is the key
       m.put("time", timeColumn); // on_time is the time
       QuerySpec spec = QuerySpec.fromMap(m);
-      long ms = 1;
       for (WindowSpec w : spec.windows()) {
         if (!w.isTime()) {
           throw new IllegalArgumentException("swag_window: window '" + w.name()
               + "' is a count window; swag_window runs time windows (count windows: the DataStream API)");
         }
-        ms = Math.max(ms, w.size());
         for (var a : w.aggregates()) {
           if (a.column() != null && !columns.contains(a.column())) {
             throw new IllegalArgumentException("swag_window: aggregate '" + a.output() + "' reads column '"
@@ -110,17 +134,23 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
           }
         }
       }
-      this.maxSize = ms;
       this.lateness = spec.latenessMs();
       Plan plan = Planner.plan(spec);
       this.used = io.swag.core.plan.LocalExecutor.usedColumns(spec);
       this.usedIdx = used.stream().mapToInt(columns::indexOf).toArray();
-      this.groups = WindowGroup.timeGroups(plan, used, false);
+      this.groups = WindowGroup.storedGroups(plan, used, false);
+      if (groups.size() > MAX_GROUPS) {
+        throw new IllegalArgumentException("swag_window: the query has " + groups.size() + " window groups; at most "
+            + MAX_GROUPS);
+      }
       List<ExecutedPlan.Group> ex = new ArrayList<>();
+      boolean sliced = false;
       for (WindowGroup wg : groups) {
         ex.add(wg.executed());
+        sliced |= wg.preaggregates();
       }
-      this.executed = new ExecutedPlan(ex, Map.of("name", "flink", "operator", "sql"));
+      this.executed = new ExecutedPlan(ex, Map.of("name", "flink", "operator", "sql", "state",
+          sliced ? "slices" : "rows"));
       this.names = new String[groups.size()][];
       this.outputs = new String[groups.size()][][];
       for (int g = 0; g < groups.size(); g++) {
@@ -137,6 +167,34 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
           outputs[g][i] = o.toArray(new String[0]);
         }
       }
+      try {
+        DataOutputSerializer out = new DataOutputSerializer(256 + query.length());
+        out.writeInt(columns.size());
+        for (String c : columns) {
+          out.writeUTF(c);
+        }
+        out.writeUTF(timeColumn);
+        byte[] q = query.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        out.writeInt(q.length);
+        out.write(q);
+        this.text = out.getCopyOfBuffer();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+
+    /** The compiled query of {@link #text} bytes. */
+    static Compiled of(byte[] text) throws IOException {
+      DataInputDeserializer in = new DataInputDeserializer(text);
+      int n = in.readInt();
+      List<String> cols = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        cols.add(in.readUTF());
+      }
+      String time = in.readUTF();
+      byte[] q = new byte[in.readInt()];
+      in.readFully(q);
+      return compiled(new String(q, java.nio.charset.StandardCharsets.UTF_8), List.copyOf(cols), time);
     }
   }
 
@@ -147,69 +205,144 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
         k -> new Compiled(query, columns, timeColumn));
   }
 
-  /** One partition's windows. */
-  public static final class Box {
+  /** One partition's windows on the heap: each time group's stored windows. */
+  static final class Windows {
     final Compiled c;
-    final KeyWindows[] time;
-    long timer = Long.MAX_VALUE;
+    final StoredWindows[] time;
 
-    Box(Compiled c) {
+    Windows(Compiled c, StoredWindows[] time) {
       this.c = c;
-      this.time = new KeyWindows[c.groups.size()];
-      for (int g = 0; g < time.length; g++) {
-        time[g] = c.groups.get(g).newKey(true);
+      this.time = time;
+    }
+  }
+
+  /** Group {@code g}'s entries of the current partition, in the partition's one map view. */
+  private static final class GroupEntries implements EntryStore {
+    MapView<Long, byte[]> view;
+    final long tag;
+    final int group;
+
+    GroupEntries(int group) {
+      this.group = group;
+      this.tag = (long) group << GROUP_SHIFT;
+    }
+
+    @Override
+    public byte[] get(long id) throws Exception {
+      return view.get(entryKey(tag, id));
+    }
+
+    @Override
+    public void put(long id, byte[] bytes) throws Exception {
+      view.put(entryKey(tag, id), bytes);
+    }
+
+    @Override
+    public void remove(long id) throws Exception {
+      view.remove(entryKey(tag, id));
+    }
+
+    @Override
+    public void clear() throws Exception {
+      List<Long> mine = new ArrayList<>();
+      for (Long k : view.keys()) {
+        if (groupOf(k) == group) {
+          mine.add(k);
+        }
+      }
+      for (Long k : mine) {
+        view.remove(k);
+      }
+    }
+
+    @Override
+    public void forEach(Visitor v) throws Exception {
+      for (Map.Entry<Long, byte[]> e : view.entries()) {
+        long k = e.getKey();
+        if (groupOf(k) == group) {
+          v.visit(k ^ tag, e.getValue());
+        }
       }
     }
   }
 
+  /** The map view key of group entry {@code id} ({@code tag}: the group in bits 58..62). */
+  static long entryKey(long tag, long id) {
+    if (id < -ID_LIMIT || id >= ID_LIMIT) {
+      throw new IllegalArgumentException("swag_window: entry id " + id + " out of range (+-2^57)");
+    }
+    return id ^ tag;
+  }
+
+  /** The group of a map view key: bits 58..62 after undoing the id's sign extension. */
+  static int groupOf(long key) {
+    long sign = (key << 6) >> 63; // bit 57, the id's sign
+    return (int) (((key ^ sign) >>> GROUP_SHIFT) & 0x1F);
+  }
+
   private transient String lastQuery;
-  private transient List<String> lastColumns;
   private transient Compiled compiled;
+  private transient KeyWindows.WindowOutput[] outs;
+  private transient TokenCache<Windows> cache;
+  private transient GroupEntries[] entries;
+  private transient DataOutputSerializer metaOut;
+  private transient boolean[] accepted;
   /** The executed plan of the compiled query as JSON, for the gauge (set where a query is compiled). */
   private transient volatile String executedJson;
 
   @Override
   public void open(FunctionContext context) throws Exception {
     super.open(context);
+    cache = new TokenCache<>(TokenCache.maxKeys(context, CACHE_PARAM, DEFAULT_CACHE_KEYS, "swag_window"));
     executedJson = "";
     context.getMetricGroup().gauge(PLAN_METRIC, () -> executedJson);
   }
 
-  public void eval(Context ctx, @StateHint SwagState state,
+  /** Makes {@code c} the instance's query: its output callbacks, entry stores and plan gauge. */
+  private void use(Compiled c) {
+    if (c == compiled) {
+      return;
+    }
+    compiled = c;
+    int n = c.groups.size();
+    outs = new KeyWindows.WindowOutput[n];
+    entries = new GroupEntries[n];
+    for (int g = 0; g < n; g++) {
+      outs[g] = out(c, g);
+      entries[g] = new GroupEntries(g);
+    }
+    accepted = new boolean[n];
+    if (metaOut == null) {
+      metaOut = new DataOutputSerializer(16 + n * StoredWindows.META_BYTES);
+    }
+    if (cache == null) { // used without open (a test harness)
+      cache = new TokenCache<>(DEFAULT_CACHE_KEYS);
+    }
+    executedJson = c.executed.toJson();
+    LOG.info("swag_window: {}", c.executed.describe());
+  }
+
+  public void eval(Context ctx, @StateHint Meta meta, @StateHint MapView<Long, byte[]> state,
       @ArgumentHint(value = {ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.REQUIRE_ON_TIME}, name = "input") Row input,
-      @ArgumentHint(value = ArgumentTrait.SCALAR, name = "query") String query) {
+      @ArgumentHint(value = ArgumentTrait.SCALAR, name = "query") String query) throws Exception {
     if (query == null) {
       throw new IllegalArgumentException("swag_window: argument 'query' (the JSON query spec) is null");
     }
     if (compiled == null || !query.equals(lastQuery)) {
       var sem = ctx.tableSemanticsFor("input");
-      lastColumns = LogicalTypeChecks.getFieldNames(sem.dataType().getLogicalType());
-      compiled = compiled(query, lastColumns, lastColumns.get(sem.timeColumn()));
+      List<String> columns = LogicalTypeChecks.getFieldNames(sem.dataType().getLogicalType());
+      use(compiled(query, columns, columns.get(sem.timeColumn())));
       lastQuery = query;
-      executedJson = compiled.executed.toJson();
-      LOG.info("swag_window: {}", compiled.executed.describe());
     }
     Compiled c = compiled;
     TimeContext<Long> tc = ctx.timeContext(Long.class);
     long t = tc.time();
     Long w = tc.currentWatermark();
     long wm = w == null ? Long.MIN_VALUE : w;
-    Object[] row = new Object[c.used.size()];
-    boolean named = input.getFieldNames(false) != null;
-    for (int i = 0; i < row.length; i++) {
-      int j = c.usedIdx[i];
-      row[i] = io.swag.flink.Layout.normalize(named ? input.getField(c.columns.get(j)) : input.getField(j));
-    }
-    row[0] = t; // the time column is the first used column (no key columns)
-    if (state.box == null) {
-      state.box = new Box(c);
-    }
-    Box b = state.box;
     int first = -1;
-    boolean[] acc = new boolean[c.groups.size()];
-    for (int g = 0; g < acc.length; g++) {
-      acc[g] = c.groups.get(g).accepts(t, wm);
-      if (acc[g] && first < 0) {
+    for (int g = 0; g < accepted.length; g++) {
+      accepted[g] = c.groups.get(g).accepts(t, wm);
+      if (accepted[g] && first < 0) {
         first = g;
       }
     }
@@ -217,43 +350,114 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       collect(Row.of("late", t, t, Map.of()));
       return;
     }
-    for (int g = first + 1; g < acc.length; g++) {
-      if (acc[g]) {
+    Object[] row = new Object[c.used.size()];
+    boolean named = input.getFieldNames(false) != null;
+    for (int i = 0; i < row.length; i++) {
+      int j = c.usedIdx[i];
+      row[i] = io.swag.flink.Layout.normalize(named ? input.getField(c.columns.get(j)) : input.getField(j));
+    }
+    row[0] = t; // the time column is the first used column (no key columns)
+    for (int g = first + 1; g < accepted.length; g++) {
+      if (accepted[g]) {
         c.groups.get(g).check(row, t);
       }
     }
-    for (int g = first; g < acc.length; g++) {
-      if (acc[g]) {
-        b.time[g].insert(t, row, wm, out(c, g));
+    boolean fresh = meta.token == 0;
+    if (fresh) {
+      meta.token = cache.newToken();
+      state.put(QUERY_ENTRY, c.text);
+    }
+    Windows p = windows(meta, state, c, fresh);
+    for (int g = first; g < accepted.length; g++) {
+      if (accepted[g]) {
+        p.time[g].insert(t, row, wm, outs[g]);
       }
     }
-    schedule(b, tc);
+    write(p, meta, state);
+    schedule(p, meta, tc);
   }
 
-  public void onTimer(OnTimerContext ctx, SwagState state) {
-    Box b = state.box;
-    if (b == null) {
-      return;
+  public void onTimer(OnTimerContext ctx, Meta meta, MapView<Long, byte[]> state) throws Exception {
+    if (meta.token == 0) {
+      return; // a timer of a partition whose state was cleared
     }
+    if (compiled == null) { // a restored partition's timer before any row reached this instance
+      byte[] text = state.get(QUERY_ENTRY);
+      if (text == null) {
+        throw new IllegalStateException("swag_window: the partition's state lacks its query entry");
+      }
+      use(Compiled.of(text));
+    }
+    Windows p = windows(meta, state, compiled, false);
     TimeContext<Long> tc = ctx.timeContext(Long.class);
     Long w = tc.currentWatermark();
     Long timerTime = tc.time(); // the firing timer's time: the watermark has reached it
     long wm = Math.max(w == null ? Long.MIN_VALUE : w, timerTime == null ? Long.MIN_VALUE : timerTime);
-    for (int g = 0; g < b.time.length; g++) {
-      b.time[g].fire(wm, out(b.c, g));
+    for (int g = 0; g < p.time.length; g++) {
+      p.time[g].windows().fire(wm, outs[g]);
     }
-    b.timer = Long.MAX_VALUE;
+    meta.timer = Long.MAX_VALUE;
     boolean idle = true;
-    for (KeyWindows k : b.time) {
-      idle &= k.isIdle();
+    for (StoredWindows k : p.time) {
+      idle &= k.windows().isIdle();
     }
     if (idle) {
       // state only: clearAll() (with the timers) loses other partitions' unnamed timers of the
       // same time in Flink 2.3; a stale timer of this partition finds no state and returns
+      cache.remove(meta.token);
       ctx.clearAllState();
       return;
     }
-    schedule(b, tc);
+    write(p, meta, state);
+    schedule(p, meta, tc);
+  }
+
+  /** The partition's windows: cached, new ({@code fresh}), or rebuilt from its state. */
+  private Windows windows(Meta meta, MapView<Long, byte[]> state, Compiled c, boolean fresh) throws Exception {
+    Windows p = fresh ? null : cache.get(meta.token);
+    if (p != null && p.c == c) {
+      return p;
+    }
+    StoredWindows[] time = new StoredWindows[c.groups.size()];
+    if (fresh || meta.groups == null) {
+      for (int g = 0; g < time.length; g++) {
+        time[g] = new StoredWindows(c.groups.get(g), 0);
+      }
+    } else {
+      DataInputDeserializer in = new DataInputDeserializer(meta.groups);
+      int version = in.readInt();
+      if (version != META_VERSION) {
+        throw new IllegalStateException("swag_window: partition state of format " + version + ", this build reads "
+            + "format " + META_VERSION + "; restore with the swag version the checkpoint was taken with");
+      }
+      int n = in.readInt();
+      if (n != time.length) {
+        throw new IllegalStateException("swag_window: restored state has " + n + " time groups, the query "
+            + time.length + "; restore with the query the checkpoint was taken with");
+      }
+      for (int g = 0; g < n; g++) {
+        entries[g].view = state;
+        time[g] = StoredWindows.load(c.groups.get(g), 0, in, entries[g]);
+      }
+    }
+    p = new Windows(c, time);
+    cache.put(meta.token, p);
+    return p;
+  }
+
+  /** Writes the partition's changes through: each group's entries, then the meta. */
+  private void write(Windows p, Meta meta, MapView<Long, byte[]> state) throws Exception {
+    for (int g = 0; g < p.time.length; g++) {
+      entries[g].view = state;
+      p.time[g].flush(entries[g]);
+    }
+    metaOut.clear();
+    metaOut.writeInt(META_VERSION);
+    metaOut.writeInt(p.time.length);
+    for (StoredWindows k : p.time) {
+      k.writeMeta(metaOut);
+    }
+    meta.groups = metaOut.getCopyOfBuffer();
   }
 
   private KeyWindows.WindowOutput out(Compiled c, int g) {
@@ -274,118 +478,14 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     };
   }
 
-  private static void schedule(Box b, TimeContext<Long> tc) {
+  private static void schedule(Windows p, Meta meta, TimeContext<Long> tc) {
     long next = Long.MAX_VALUE;
-    for (KeyWindows k : b.time) {
-      next = Math.min(next, k.nextTimer());
+    for (StoredWindows k : p.time) {
+      next = Math.min(next, k.windows().nextTimer());
     }
-    if (next != Long.MAX_VALUE && next < b.timer) {
+    if (next != Long.MAX_VALUE && next < meta.timer) {
       tc.registerOnTime(next);
-      b.timer = next;
-    }
-  }
-
-  /** Writes a partition's windows as the query JSON, columns and each group's entries. */
-  public static final class BoxSerializer extends TypeSerializer<Box> {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public boolean isImmutableType() {
-      return false;
-    }
-
-    @Override
-    public TypeSerializer<Box> duplicate() {
-      return this;
-    }
-
-    @Override
-    public Box createInstance() {
-      return null;
-    }
-
-    /** A deep copy (through the serialized form): used by copy-on-write snapshots of the heap backend. */
-    @Override
-    public Box copy(Box from) {
-      if (from == null) {
-        return null;
-      }
-      try {
-        org.apache.flink.core.memory.DataOutputSerializer o = new org.apache.flink.core.memory.DataOutputSerializer(256);
-        serialize(from, o);
-        return deserialize(new org.apache.flink.core.memory.DataInputDeserializer(o.getSharedBuffer(), 0, o.length()));
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
-
-    @Override
-    public Box copy(Box from, Box reuse) {
-      return copy(from);
-    }
-
-    @Override
-    public int getLength() {
-      return -1;
-    }
-
-    @Override
-    public void serialize(Box b, DataOutputView out) throws IOException {
-      out.writeUTF(b.c.query);
-      out.writeInt(b.c.columns.size());
-      for (String s : b.c.columns) {
-        out.writeUTF(s);
-      }
-      out.writeUTF(b.c.timeColumn);
-      for (int g = 0; g < b.time.length; g++) {
-        KeyWindowsIO.write(b.time[g], out);
-      }
-    }
-
-    @Override
-    public Box deserialize(DataInputView in) throws IOException {
-      String q = in.readUTF();
-      int n = in.readInt();
-      List<String> cols = new ArrayList<>(n);
-      for (int i = 0; i < n; i++) {
-        cols.add(in.readUTF());
-      }
-      Box b = new Box(compiled(q, List.copyOf(cols), in.readUTF()));
-      for (int g = 0; g < b.time.length; g++) {
-        KeyWindowsIO.read(b.time[g], in);
-      }
-      return b;
-    }
-
-    @Override
-    public Box deserialize(Box reuse, DataInputView in) throws IOException {
-      return deserialize(in);
-    }
-
-    @Override
-    public void copy(DataInputView in, DataOutputView out) throws IOException {
-      serialize(deserialize(in), out);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof BoxSerializer;
-    }
-
-    @Override
-    public int hashCode() {
-      return BoxSerializer.class.hashCode();
-    }
-
-    @Override
-    public TypeSerializerSnapshot<Box> snapshotConfiguration() {
-      return new Snapshot();
-    }
-
-    public static final class Snapshot extends SimpleTypeSerializerSnapshot<Box> {
-      public Snapshot() {
-        super(BoxSerializer::new);
-      }
+      meta.timer = next;
     }
   }
 }
