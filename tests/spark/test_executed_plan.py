@@ -4,11 +4,10 @@ streaming run report what their tasks built (``swag.spark.executed_plan``, read 
 aggregators, see ``io.swag.core.plan.ExecutedPlan``), checked here against the explain text parsed
 on its own (no shared code with the read-back). Count windows are refused with a clear error.
 
-Known discrepancy, asserted on purpose: Spark combines each key's records into slices of the gcd
-before the shuffle (pre-aggregation, ``SwagSpark.preaggregates``: ``sliceMs() > 0 && isMergeable()``)
-even where ``explain()`` says "slices: ... not used" (an in-order or small-slide plan); the
-operator's aggregator then holds those slices unsliced. ``explain()`` is the planner's view and is
-left as it is; the read-back's ``engine.preaggregate`` / ``preaggregate_slice_ms`` report Spark's choice.
+explain() prints two slicing lines per time group: the local executor's in-memory slicing and what
+engines with state do (the planner's ``stored_slices``). Spark pre-aggregates (combines each key's
+records into slices of the gcd before the shuffle, and keeps slices in state) exactly where the second
+line says "used", also where the local executor does not slice (an in-order or small-slide plan).
 """
 
 from __future__ import annotations
@@ -28,7 +27,8 @@ from spark_helpers import BASE, run_available, source, write_batches
 _HEAD = re.compile(r"^group \d+ \((time|count) windows: (.*)\): one aggregator per key$")
 _ALGORITHM = re.compile(r"^  algorithm: (\S+)(?: \(fallback tree (\S+)\))?$")
 _ARITY = re.compile(r"^  min arity: (\d+|none \(no tree\))$")
-_SLICES = re.compile(r"^  slices: (?:gcd (\d+) ms, (used|not used)|none \(count windows\))$")
+_SLICES = re.compile(r"^  slices(?:, local executor \(in memory\))?: (?:gcd (\d+) ms, (used|not used)|none \(count windows\))$")
+_STORED = re.compile(r"^  slices, engines with state \(Flink operator and swag_window, Spark\): (used|not used), ")
 _SHARING = re.compile(r"^  eviction bounded by: (.*); range queries: (.*)$")
 # the in-order algorithm an in-order plan starts with (the planner: adaptive is DABA Lite until out of order)
 _IN_ORDER_START = {"daba_lite": "daba_lite", "adaptive": "daba_lite"}
@@ -46,10 +46,12 @@ def explained(query: swag.Query) -> list[dict]:
         elif m := _ARITY.match(line):
             groups[-1]["min_arity"] = 0 if m[1].startswith("none") else int(m[1])
         elif m := _SLICES.match(line):
-            groups[-1].update(slice_ms=int(m[1] or 0), slicing=m[2] == "used")
+            groups[-1].update(slice_ms=int(m[1] or 0), slicing=m[2] == "used", stored_slices=False)
+        elif m := _STORED.match(line):
+            groups[-1]["stored_slices"] = m[1] == "used"
         elif m := _SHARING.match(line):
             groups[-1].update(eviction=m[1], range=[] if m[2] == "none" else m[2].split(", "))
-    assert groups and all(len(g) == 9 for g in groups), f"explain() not understood:\n{text}"
+    assert groups and all(len(g) == 10 for g in groups), f"explain() not understood:\n{text}"
     return groups
 
 
@@ -131,21 +133,36 @@ def test_batch_runs_the_explained_plan(spark, name, preaggregate):
     assert len(out) > 10, "the query emitted rows"
     executed = swag.spark.executed_plan(spark, metrics)
     assert_executed(expl, executed)
-    # max, stddev and sum are mergeable: with preaggregate=auto Spark always combines slices first
+    # max, stddev and sum are mergeable: explain() says engines with state slice, and with
+    # preaggregate=auto Spark does
+    assert all(e["stored_slices"] for e in expl)
     assert executed["engine"]["preaggregate"] == (preaggregate == "auto"), executed["engine"]
     assert executed["engine"]["mode"] == "batch"
 
 
-def test_in_order_plan_is_preaggregated_although_explain_says_slices_are_not_used(spark):
-    """The known discrepancy, asserted: ``explain()`` says the in-order plan does not slice, Spark
-    slices before the shuffle anyway (SwagSpark.preaggregates: sliceMs() > 0 && isMergeable())."""
+def test_in_order_plan_is_preaggregated_as_explain_says(spark):
+    """explain() says the local executor does not slice the in-order plan and engines with state do:
+    Spark pre-aggregates by the gcd before the shuffle."""
     query, _ = QUERIES["in_order"]
     expl = explained(query)
-    assert not expl[0]["slicing"] and expl[0]["slice_ms"] == 100  # "slices: gcd 100 ms, not used"
+    assert not expl[0]["slicing"] and expl[0]["slice_ms"] == 100  # "gcd 100 ms, not used"
+    assert expl[0]["stored_slices"]
     df = spark.createDataFrame(_rows(True), "k STRING, ts LONG, v DOUBLE")
-    assert swag.spark.aggregate(df, query, metrics_name="plan_discrepancy").collect()
-    engine = swag.spark.executed_plan(spark, "plan_discrepancy")["engine"]
-    assert engine["preaggregate"] and engine["preaggregate_slice_ms"] == 100, engine  # KNOWN DISCREPANCY
+    assert swag.spark.aggregate(df, query, metrics_name="plan_preaggregated").collect()
+    engine = swag.spark.executed_plan(spark, "plan_preaggregated")["engine"]
+    assert engine["preaggregate"] and engine["preaggregate_slice_ms"] == 100, engine
+
+
+def test_order_sensitive_plan_is_not_preaggregated_as_explain_says(spark):
+    """first() is order-sensitive: explain() says engines with state keep records, and Spark does not
+    pre-aggregate even with preaggregate=auto."""
+    query = _q("in_order").window(1000, slide=100, name="w", f=swag.first("v"))
+    expl = explained(query)
+    assert not expl[0]["stored_slices"]
+    df = spark.createDataFrame(_rows(True), "k STRING, ts LONG, v DOUBLE")
+    assert swag.spark.aggregate(df, query, metrics_name="plan_records").collect()
+    engine = swag.spark.executed_plan(spark, "plan_records")["engine"]
+    assert not engine["preaggregate"] and engine["preaggregate_slice_ms"] == 0, engine
 
 
 @pytest.mark.parametrize("name,preaggregate", [("sliced", "auto"), ("out_of_order", "off")])

@@ -16,12 +16,17 @@ import java.util.Objects;
  *       {@code bfiba2/4/8};
  *   <li>{@code minArity}: the B-tree arity of {@code bfiba} and of the fallback tree of the
  *       in-order algorithms (an in-order promise broken by the data switches to it too);
- *   <li>{@code sliceMs} (gcd of sizes, slides and offsets; 0 for count windows) and {@code slicing};
+ *   <li>{@code sliceMs} (gcd of sizes, slides and offsets; 0 for count windows) and {@code slicing}
+ *       (the in-memory aggregator slices: {@link SlicedAggregator});
+ *   <li>{@code storedSlices}: whether engines that keep state (the Flink operator and
+ *       {@code swag_window}, the Spark operator and its pre-aggregation) combine each key's records
+ *       per slice as they arrive and keep slices, not records, in state and on the heap
+ *       ({@link StoredWindows}); else they keep the records;
  *   <li>{@code product}: the distinct aggregates of the group packed into one product function,
  *       each {@code {function, column, options}}; {@code members}: per window of the group, the
  *       product index of each of its aggregates;
  *   <li>{@code evictionWindow} (bounds eviction, the largest) and {@code rangeQueryWindows};
- *   <li>{@code reasons}: why each choice was made (keys algorithm, arity, slicing, sharing).
+ *   <li>{@code reasons}: why each choice was made (keys algorithm, arity, slicing, state, sharing).
  * </ul>
  */
 public final class GroupPlan {
@@ -31,6 +36,7 @@ public final class GroupPlan {
   private final int minArity;
   private final long sliceMs;
   private final boolean slicing;
+  private final boolean storedSlices;
   private final List<Map<String, Object>> product;
   private final List<List<Integer>> members;
   private final int evictionWindow;
@@ -38,7 +44,7 @@ public final class GroupPlan {
   private final Map<String, String> reasons;
 
   public GroupPlan(String kind, List<Integer> windows, String algorithm, int minArity, long sliceMs, boolean slicing,
-      List<Map<String, Object>> product, List<List<Integer>> members, int evictionWindow,
+      boolean storedSlices, List<Map<String, Object>> product, List<List<Integer>> members, int evictionWindow,
       List<Integer> rangeQueryWindows, Map<String, String> reasons) {
     this.kind = kind;
     this.windows = List.copyOf(windows);
@@ -46,6 +52,10 @@ public final class GroupPlan {
     this.minArity = minArity;
     this.sliceMs = sliceMs;
     this.slicing = slicing;
+    if (storedSlices && (sliceMs <= 0 || !kind.equals("time"))) {
+      throw new IllegalArgumentException("stored slices need a time group with a slice width > 0");
+    }
+    this.storedSlices = storedSlices;
     List<Map<String, Object>> p = new ArrayList<>();
     for (Map<String, Object> m : product) {
       p.add(java.util.Collections.unmodifiableMap(new LinkedHashMap<>(m)));
@@ -96,6 +106,14 @@ public final class GroupPlan {
     return slicing;
   }
 
+  /**
+   * Whether engines that keep state store this group's slices (one partial per key and slice) rather
+   * than its records: the planner's one rule ({@link Planner}), read by every engine.
+   */
+  public boolean storedSlices() {
+    return storedSlices;
+  }
+
   public List<Map<String, Object>> product() {
     return product;
   }
@@ -118,8 +136,8 @@ public final class GroupPlan {
 
   /** A copy with another algorithm (and arity), e.g. to compare algorithms in tests or benchmarks. */
   public GroupPlan withAlgorithm(String algorithm, int minArity) {
-    return new GroupPlan(kind, windows, algorithm, minArity, sliceMs, slicing, product, members, evictionWindow,
-        rangeQueryWindows, with("algorithm", "set explicitly to " + algorithm + " (arity " + minArity + ")"));
+    return new GroupPlan(kind, windows, algorithm, minArity, sliceMs, slicing, storedSlices, product, members,
+        evictionWindow, rangeQueryWindows, with("algorithm", "set explicitly to " + algorithm + " (arity " + minArity + ")"));
   }
 
   /** A copy with slicing switched on or off (slices of {@link #sliceMs()}). */
@@ -127,8 +145,14 @@ public final class GroupPlan {
     if (on && sliceMs <= 0) {
       throw new IllegalArgumentException("slicing needs a slice width > 0 (count windows have none)");
     }
-    return new GroupPlan(kind, windows, algorithm, minArity, sliceMs, on, product, members, evictionWindow,
-        rangeQueryWindows, with("slicing", "set explicitly " + (on ? "on" : "off")));
+    return new GroupPlan(kind, windows, algorithm, minArity, sliceMs, on, storedSlices, product, members,
+        evictionWindow, rangeQueryWindows, with("slicing", "set explicitly " + (on ? "on" : "off")));
+  }
+
+  /** A copy with stored slices switched on or off (tests, benchmarks: the records kept instead). */
+  public GroupPlan withStoredSlices(boolean on) {
+    return new GroupPlan(kind, windows, algorithm, minArity, sliceMs, slicing, on, product, members,
+        evictionWindow, rangeQueryWindows, with("state", "set explicitly to " + (on ? "slices" : "records")));
   }
 
   private Map<String, String> with(String k, String v) {
@@ -145,6 +169,7 @@ public final class GroupPlan {
     m.put("min_arity", (long) minArity);
     m.put("slice_ms", sliceMs);
     m.put("slicing", slicing);
+    m.put("stored_slices", storedSlices);
     m.put("product", new ArrayList<Object>(product));
     m.put("members", new ArrayList<Object>(members));
     m.put("eviction_window", (long) evictionWindow);
@@ -171,7 +196,7 @@ public final class GroupPlan {
       return new GroupPlan((String) Objects.requireNonNull(m.get("kind"), "kind"),
           ints((List<Object>) m.get("windows")), (String) Objects.requireNonNull(m.get("algorithm"), "algorithm"),
           ((Number) m.get("min_arity")).intValue(), ((Number) m.get("slice_ms")).longValue(),
-          (Boolean) m.get("slicing"), product, members, ((Number) m.get("eviction_window")).intValue(),
+          (Boolean) m.get("slicing"), Boolean.TRUE.equals(m.get("stored_slices")), product, members, ((Number) m.get("eviction_window")).intValue(),
           ints((List<Object>) m.get("range_query_windows")), reasons);
     } catch (ClassCastException | NullPointerException e) {
       throw new IllegalArgumentException(path + ": malformed group plan: " + Json.write(m), e);

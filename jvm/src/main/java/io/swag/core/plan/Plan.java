@@ -97,9 +97,18 @@ public final class Plan {
             + (opts instanceof Map<?, ?> om && !om.isEmpty() ? Json.write(opts) : ""));
       }
       sb.append("  product aggregate: ").append(String.join(" x ", prod)).append('\n');
-      sb.append("  slices: ").append(g.kind().equals("count") ? "none (count windows)"
-          : "gcd " + g.sliceMs() + " ms, " + (g.slicing() ? "used" : "not used"))
-          .append("\n    because ").append(g.reasons().getOrDefault("slicing", "-")).append('\n');
+      if (count) {
+        sb.append("  slices: none (count windows)\n    because ").append(g.reasons().getOrDefault("slicing", "-"))
+            .append('\n');
+      } else {
+        sb.append("  slices, local executor (in memory): gcd ").append(g.sliceMs()).append(" ms, ")
+            .append(g.slicing() ? "used" : "not used").append("\n    because ")
+            .append(g.reasons().getOrDefault("slicing", "-")).append('\n');
+        sb.append("  slices, engines with state (Flink operator and swag_window, Spark): ")
+            .append(g.storedSlices() ? "used, records combined into slices of " + g.sliceMs() + " ms as they arrive"
+                : "not used, records kept" + (g.slicing() ? " (their aggregator sliced as the local executor's)" : ""))
+            .append("\n    because ").append(g.reasons().getOrDefault("state", "-")).append('\n');
+      }
       sb.append("  eviction bounded by: ").append(spec.windows().get(g.evictionWindow()).name());
       List<String> rq = new ArrayList<>();
       for (int w : g.rangeQueryWindows()) {

@@ -193,7 +193,23 @@ public final class Planner {
           + (range.isEmpty() ? "it is the only window" : "the other windows are range queries over the same"
           + " aggregator") + "; all " + fns.size() + " distinct aggregate(s) are one product aggregate");
     }
-    return new GroupPlan(kind, windows, algorithm, arity, g, slicing, product, members, largest, range, reasons);
+    boolean stored = false;
+    if (kind.equals("time")) {
+      ProductFunction pf = new ProductFunction(fns);
+      boolean commutative = pf.isCommutative();
+      stored = !spec.perRecord() && g > 0 && pf.isMergeable();
+      reasons.put("state", stored ? "window_end emission and every function mergeable (commutative, partials with a"
+          + " byte form): engines that keep state combine each key's records into slices of gcd " + g + " ms as they"
+          + " arrive and keep one partial per slice in state and on the heap, O(window / " + g + " ms) per key like"
+          + " the engines' own sliding windows, whatever the record rate; a checkpoint writes the slices touched"
+          + " since the last one"
+          : (spec.perRecord() ? "emit is per_record (windows end at each record, not on slice bounds)"
+          : !commutative ? "a function is order-sensitive (its partials cannot be combined in any order)"
+          : "a function's partials have no byte form to store") + ": engines that keep state keep the records (in"
+          + " chunks, each removed once evicted), O(records in the window) per key");
+    }
+    return new GroupPlan(kind, windows, algorithm, arity, g, slicing, stored, product, members, largest, range,
+        reasons);
   }
 
   static long gcd(long a, long b) {

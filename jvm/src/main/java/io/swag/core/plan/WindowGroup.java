@@ -140,21 +140,21 @@ public final class WindowGroup {
     return r;
   }
 
-  /**
-   * Whether an engine may combine this group's records per slice of the plan's
-   * {@linkplain GroupPlan#sliceMs() gcd} into one partial as they arrive, and keep only slices:
-   * {@code window_end} emission (every window starts and ends on a slice boundary, so a slice lies in
-   * exactly the windows each of its records does) and a {@linkplain ProductFunction#isMergeable
-   * mergeable} product (partials combined in any order, with a byte form to store them). The one rule
-   * for Spark's pre-aggregation before the shuffle and the Flink operator's stored slices.
-   */
   /** Built by {@link #storedGroups} to pre-aggregate: its keys combine records into slices ({@link StoredWindows}). */
   public boolean storesSlices() {
     return storedSlices;
   }
 
+  /**
+   * Whether an engine that keeps state combines this group's records per slice of the plan's
+   * {@linkplain GroupPlan#sliceMs() gcd} into one partial as they arrive, and keeps only slices: the
+   * planner's decision ({@link GroupPlan#storedSlices}: {@code window_end} emission, so a slice lies in
+   * exactly the windows each of its records does, and a {@linkplain ProductFunction#isMergeable
+   * mergeable} product). Read by Spark's pre-aggregation before the shuffle and its state, and by the
+   * Flink operator's and {@code swag_window}'s state.
+   */
   public boolean preaggregates() {
-    return !perRecord && plan.sliceMs() > 0 && fn.isMergeable();
+    return plan.storedSlices();
   }
 
   static ProductFunction productOf(GroupPlan plan, Map<String, Integer> columnIndex) {

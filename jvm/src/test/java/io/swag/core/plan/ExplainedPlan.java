@@ -19,12 +19,15 @@ import java.util.regex.Pattern;
  */
 public record ExplainedPlan(List<Group> groups) {
   public record Group(String kind, List<String> windows, String algorithm, String fallbackTree, int minArity,
-      long sliceMs, boolean slicing, String evictionWindow, List<String> rangeQueries) {}
+      long sliceMs, boolean slicing, boolean storedSlices, String evictionWindow, List<String> rangeQueries) {}
 
   private static final Pattern HEAD = Pattern.compile("^group \\d+ \\((time|count) windows: (.*)\\): one aggregator per key$");
   private static final Pattern ALGORITHM = Pattern.compile("^  algorithm: (\\S+)(?: \\(fallback tree (\\S+)\\))?$");
   private static final Pattern ARITY = Pattern.compile("^  min arity: (\\d+|none \\(no tree\\))$");
-  private static final Pattern SLICES = Pattern.compile("^  slices: (?:gcd (\\d+) ms, (used|not used)|none \\(count windows\\))$");
+  private static final Pattern SLICES = Pattern.compile(
+      "^  slices(?:, local executor \\(in memory\\))?: (?:gcd (\\d+) ms, (used|not used)|none \\(count windows\\))$");
+  private static final Pattern STORED = Pattern.compile(
+      "^  slices, engines with state \\(Flink operator and swag_window, Spark\\): (used|not used), .*$");
   private static final Pattern SHARING = Pattern.compile("^  eviction bounded by: (.*); range queries: (.*)$");
   /** The in-order algorithm an in-order plan starts with (Planner: {@code adaptive} is DABA Lite until out of order). */
   private static final Map<String, String> IN_ORDER_START = Map.of("daba_lite", "daba_lite", "adaptive", "daba_lite");
@@ -44,6 +47,7 @@ public record ExplainedPlan(List<Group> groups) {
       int arity = -1;
       long slice = -1;
       boolean slicing = false;
+      boolean stored = false;
       String eviction = null;
       List<String> range = null;
       for (int j = i + 1; j < lines.length && !HEAD.matcher(lines[j]).matches(); j++) {
@@ -56,6 +60,8 @@ public record ExplainedPlan(List<Group> groups) {
         } else if ((m = SLICES.matcher(lines[j])).matches()) {
           slice = m.group(1) == null ? 0 : Long.parseLong(m.group(1));
           slicing = "used".equals(m.group(2));
+        } else if ((m = STORED.matcher(lines[j])).matches()) {
+          stored = m.group(1).equals("used");
         } else if ((m = SHARING.matcher(lines[j])).matches()) {
           eviction = m.group(1);
           range = m.group(2).equals("none") ? List.of() : List.of(m.group(2).split(", "));
@@ -64,24 +70,23 @@ public record ExplainedPlan(List<Group> groups) {
       if (algorithm == null || arity < 0 || slice < 0 || eviction == null) {
         throw new AssertionError("explain() text not understood for group at line " + i + ":\n" + explain);
       }
-      out.add(new Group(kind, windows, algorithm, fallback, arity, slice, slicing, eviction, range));
+      out.add(new Group(kind, windows, algorithm, fallback, arity, slice, slicing, stored, eviction, range));
     }
     assertFalse(out.isEmpty(), "no group in explain():\n" + explain);
     return new ExplainedPlan(out);
   }
 
   /**
-   * Asserts that {@code executed} runs these groups as an engine that stores slices
-   * ({@link WindowGroup#storedGroups}) runs them: a group whose functions are all mergeable (given
-   * per group in {@code mergeable}) on the plan's tree (the explained one, or the fallback tree of an
-   * in-order plan), pre-aggregated into slices of the explained gcd; any other group as explained.
+   * Asserts that {@code executed} runs these groups as an engine that keeps state runs them
+   * ({@link WindowGroup#storedGroups}): a group explained with slices for engines with state on the
+   * plan's tree (the explained one, or the fallback tree of an in-order plan), its records combined
+   * into slices of the explained gcd; any other group as explained for the local executor.
    */
-  public void assertExecutedWithStoredSlices(ExecutedPlan executed, List<Boolean> mergeable) {
+  public void assertExecutedWithStoredSlices(ExecutedPlan executed) {
     List<Group> asRun = new ArrayList<>();
-    for (int i = 0; i < groups.size(); i++) {
-      Group e = groups.get(i);
-      if (mergeable.get(i) && e.kind().equals("time")) {
-        e = new Group(e.kind(), e.windows(), e.algorithm(), e.fallbackTree(), e.minArity(), e.sliceMs(), true,
+    for (Group e : groups) {
+      if (e.storedSlices()) {
+        e = new Group(e.kind(), e.windows(), e.algorithm(), e.fallbackTree(), e.minArity(), e.sliceMs(), true, true,
             e.evictionWindow(), e.rangeQueries());
       }
       asRun.add(e);

@@ -101,6 +101,47 @@ class PlannerAndProductTest {
     assertEquals(List.of(1), p.groups().get(1).windows());
   }
 
+  /**
+   * The one rule for what engines with state keep: slices when the emission is window_end and every
+   * function is commutative with a byte form, whatever the algorithm, gcd or order; else records.
+   */
+  @Test
+  void storedSlicesRule() {
+    java.util.function.BiFunction<String, WindowSpec.Builder, GroupPlan> plan = (order, w) ->
+        Planner.plan(QuerySpec.builder().key("k").time("t").order(order).window(w).build()).groups().get(0);
+    // small gcd, in order: the local executor does not slice, engines with state do
+    GroupPlan g = plan.apply("in_order", WindowSpec.time(60_000, 1_000).aggregate("m", "max", "v"));
+    assertFalse(g.slicing());
+    assertTrue(g.storedSlices());
+    assertTrue(Planner.plan(QuerySpec.builder().key("k").time("t").order("in_order")
+        .window(WindowSpec.time(60_000, 1_000).aggregate("m", "max", "v")).build()).explain()
+        .contains("engines with state (Flink operator and swag_window, Spark): used, records combined into slices of"
+            + " 1000 ms"));
+    assertTrue(plan.apply("out_of_order", WindowSpec.time(10, 1).aggregate("h", "hll", "v")
+        .aggregate("q", "median", "v").aggregate("s", "stddev", "v")).storedSlices());
+    // order-sensitive functions: records (the planner's own slicing may still hold them per slice)
+    g = plan.apply("out_of_order", WindowSpec.time(3_600_000, 60_000).aggregate("f", "first", "v"));
+    assertTrue(g.slicing());
+    assertFalse(g.storedSlices());
+    assertTrue(g.reasons().get("state").startsWith("a function is order-sensitive"), g.reasons().get("state"));
+    assertFalse(plan.apply("in_order", WindowSpec.time(60_000, 1_000).aggregate("m", "max", "v")
+        .aggregate("l", "last", "v")).storedSlices());
+    // per-record emission: records
+    g = Planner.plan(QuerySpec.builder().key("k").time("t").emit("per_record")
+        .window(WindowSpec.time(60_000, 1_000).aggregate("m", "max", "v")).build()).groups().get(0);
+    assertFalse(g.storedSlices());
+    assertTrue(g.reasons().get("state").startsWith("emit is per_record"));
+    // count windows never; the decision survives JSON and the with* copies
+    Plan p = Planner.plan(QuerySpec.builder().key("k").time("t")
+        .window(WindowSpec.time(60_000, 1_000).aggregate("m", "max", "v")).window(WindowSpec.count(10, 1)
+        .aggregate("n", "max", "v")).build());
+    assertFalse(p.groups().get(1).storedSlices());
+    assertTrue(Plan.fromJson(p.toJson()).groups().get(0).storedSlices());
+    assertTrue(p.groups().get(0).withAlgorithm("bfiba4", 4).withSlicing(true).storedSlices());
+    assertFalse(p.groups().get(0).withStoredSlices(false).storedSlices());
+    assertThrows(IllegalArgumentException.class, () -> p.groups().get(1).withStoredSlices(true));
+  }
+
   @Test
   void explainShowsEveryChoiceAndPlanRoundTrips() {
     Plan p = Planner.plan(QuerySpec.fromJson(QuerySpecTest.DOC_EXAMPLE));

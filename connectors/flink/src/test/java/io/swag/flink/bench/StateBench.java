@@ -45,7 +45,8 @@ import org.apache.flink.types.Row;
  *
  * <p>Run: {@code make bench-flink-state} (docs/benchmarks-flink.md); arguments: output CSV, the
  * largest window in seconds (default 1000), the largest for the built-in (default 100: it pays
- * O(window/slide) per record), {@code nocache} to leave out the cache runs. Not a unit test.
+ * O(window/slide) per record), then flags: {@code nocache} to leave out the cache runs, {@code sql} for
+ * the SQL jobs instead ({@code swag_window} against the HOP window TVF with MAX). Not a unit test.
  */
 public final class StateBench {
   static final int KEYS = 4;
@@ -201,10 +202,39 @@ public final class StateBench {
               org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo.DOUBLE_PRIMITIVE_ARRAY_TYPE_INFO,
               FlinkBench.ROW_OUT)
           .sinkTo(new DiscardingSink<>());
+    } else if (engine.equals("swag_window") || engine.equals("hop")) {
+      sql(env, in, engine, sizeMs, slideMs, cacheKeys);
     } else { // pass-through: keyBy and a map
       in.keyBy(r -> (Long) r.getField(0), Types.LONG).map(r -> r).returns(FlinkBench.TYPE)
           .sinkTo(new DiscardingSink<>());
     }
+  }
+
+  /**
+   * The SQL jobs: {@code swag_window} (the process table function, in-order max) or Flink SQL's HOP
+   * window TVF with MAX, on the same stream as a table with the stream's watermarks; results discarded.
+   */
+  static void sql(StreamExecutionEnvironment env, DataStream<Row> in, String engine, long sizeMs, long slideMs,
+      int cacheKeys) {
+    org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv =
+        org.apache.flink.table.api.bridge.java.StreamTableEnvironment.create(env);
+    tEnv.getConfig().set(org.apache.flink.configuration.PipelineOptions.GLOBAL_JOB_PARAMETERS,
+        java.util.Map.of(io.swag.flink.table.SwagWindowFunction.CACHE_PARAM, Integer.toString(cacheKeys)));
+    io.swag.flink.table.SwagFunctions.register(tEnv);
+    tEnv.createTemporaryView("t", tEnv.fromDataStream(in, org.apache.flink.table.api.Schema.newBuilder()
+        .column("k", "BIGINT").column("ts", "BIGINT").column("v", "DOUBLE")
+        .columnByMetadata("rt", org.apache.flink.table.api.DataTypes.TIMESTAMP_LTZ(3), "rowtime").watermark("rt", "SOURCE_WATERMARK()").build()));
+    String q;
+    if (engine.equals("swag_window")) {
+      String spec = QuerySpec.builder().order("in_order")
+          .window(WindowSpec.time(sizeMs, slideMs).aggregate("mx", "max", "v")).build().toJson();
+      q = "SELECT k, window_end, aggregates['mx'] FROM swag_window(input => TABLE t PARTITION BY k, "
+          + "on_time => DESCRIPTOR(rt), query => '" + spec + "')";
+    } else {
+      q = "SELECT k, window_end, MAX(v) FROM TABLE(HOP(TABLE t, DESCRIPTOR(rt), INTERVAL '" + slideMs / 1000.0
+          + "' SECOND(6), INTERVAL '" + sizeMs / 1000.0 + "' SECOND(6))) GROUP BY k, window_start, window_end";
+    }
+    tEnv.toDataStream(tEnv.sqlQuery(q)).sinkTo(new DiscardingSink<>());
   }
 
   static long median(List<Long> xs) {
@@ -220,14 +250,18 @@ public final class StateBench {
     String out = args.length > 0 ? args[0] : "target/bench-flink-state.csv";
     long maxWindowS = args.length > 1 ? Long.parseLong(args[1]) : 1000;
     long builtinMaxWindowS = args.length > 2 ? Long.parseLong(args[2]) : 100;
-    boolean cacheRuns = args.length <= 3 || !args[3].equals("nocache");
+    List<String> flags = List.of(args).subList(Math.min(3, args.length), args.length);
+    boolean cacheRuns = !flags.contains("nocache");
+    // sql: the SQL process table function against SQL's HOP windows, instead of the DataStream jobs
+    String[] engines = flags.contains("sql") ? new String[] {"swag_window", "hop"}
+        : new String[] {"swag", "builtin", "passthrough"};
     List<String> lines = new ArrayList<>();
     lines.add("bench,window_s,records_per_key_in_window,engine,backend,checkpoints_in_tail,median_bytes_per_checkpoint,"
         + "max_bytes_per_checkpoint,heap_bytes_at_tail,records_per_s");
     PrintStream o = System.out;
     Path root = Files.createTempDirectory("swag-state-bench");
     // warm-up
-    for (String engine : new String[] {"swag", "builtin"}) {
+    for (String engine : new String[] {engines[0], engines[1]}) {
       StreamExecutionEnvironment env = env("hashmap", root, 0);
       job(env, source(env, 400_000, KEYS, 0), engine, 10_000, 1_000, 100_000);
       env.execute("warm-up " + engine);
@@ -237,11 +271,11 @@ public final class StateBench {
       long n = KEYS * (sizeMs + 2 * TAIL_MS);
       long tailFrom = n - KEYS * TAIL_MS;
       for (String backend : new String[] {"hashmap", "rocksdb"}) {
-        for (String engine : new String[] {"swag", "builtin", "passthrough"}) {
+        for (String engine : engines) {
           if (engine.equals("passthrough") && (w > 1 || backend.equals("rocksdb"))) {
             continue; // the heap floor, once
           }
-          if (engine.equals("builtin") && w > builtinMaxWindowS) {
+          if (!engine.startsWith("swag") && w > builtinMaxWindowS) {
             continue; // O(window/slide) per record: 1,000 s would take about 12 minutes
           }
           Path dir = root.resolve(engine + "-" + backend + "-" + w);
@@ -281,17 +315,17 @@ public final class StateBench {
     for (String backend : cacheRuns ? new String[] {"hashmap", "rocksdb"} : new String[0]) {
       for (int cache : new int[] {100_000, 1_000, 100}) {
         StreamExecutionEnvironment env = env(backend, root.resolve("cache-" + backend + "-" + cache), 0);
-        job(env, source(env, n, keys, 0), "swag", 10_000, 1_000, cache);
+        job(env, source(env, n, keys, 0), engines[0], 10_000, 1_000, cache);
         JobExecutionResult r = env.execute("cache " + cache + " " + backend);
-        String l = String.format(Locale.ROOT, "cache,10,4,swag-cache-%d,%s,0,0,0,0,%.0f", cache, backend, n * 1000.0 / Math.max(1, r.getNetRuntime()));
+        String l = String.format(Locale.ROOT, "cache,10,4,%s-cache-%d,%s,0,0,0,0,%.0f", engines[0], cache, backend, n * 1000.0 / Math.max(1, r.getNetRuntime()));
         lines.add(l);
         o.println(l);
         Files.write(Path.of(out), lines);
       }
       StreamExecutionEnvironment env = env(backend, root, 0);
-      job(env, source(env, n, keys, 0), "builtin", 10_000, 1_000, 0);
-      JobExecutionResult r = env.execute("cache builtin " + backend);
-      String l = String.format(Locale.ROOT, "cache,10,4,builtin,%s,0,0,0,0,%.0f", backend,
+      job(env, source(env, n, keys, 0), engines[1], 10_000, 1_000, 100_000);
+      JobExecutionResult r = env.execute("cache " + engines[1] + " " + backend);
+      String l = String.format(Locale.ROOT, "cache,10,4,%s,%s,0,0,0,0,%.0f", engines[1], backend,
           n * 1000.0 / Math.max(1, r.getNetRuntime()));
       lines.add(l);
       o.println(l);
