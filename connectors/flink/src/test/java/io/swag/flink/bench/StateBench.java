@@ -39,7 +39,7 @@ import org.apache.flink.types.Row;
  * 40 s of event time, then a map throttles it (about 40,000 records/s) so that several checkpoints
  * fall in the steady state: the figures are the medians over those checkpoints of the bytes each one
  * added (files of its {@code chk-N} folder plus files new in {@code shared/} since the previous
- * one), and the used heap after a full GC when the tail starts (the mini cluster runs in this JVM).
+ * one) and of their durations (the job's lastCheckpointDuration gauge), and the used heap after a full GC when the tail starts (the mini cluster runs in this JVM).
  * A pass-through job (same source, keyBy, a map) gives the heap floor. Then throughput with a key
  * cache far smaller than the key count.
  *
@@ -53,6 +53,9 @@ public final class StateBench {
   static final long TAIL_MS = 40_000;
   static final AtomicLong TAIL_START = new AtomicLong();
   static final AtomicLong HEAP = new AtomicLong();
+  /** The jobs' metrics (checkpoint durations: the job gauges lastCompletedCheckpointId and lastCheckpointDuration). */
+  static final org.apache.flink.runtime.testutils.InMemoryReporter REPORTER =
+      org.apache.flink.runtime.testutils.InMemoryReporter.createWithRetainedMetrics();
 
   /** Record i: key i % keys, time i / 4 ms (4 records per ms of event time, whatever the keys). */
   static final class Gen implements GeneratorFunction<Long, Row> {
@@ -94,10 +97,15 @@ public final class StateBench {
     }
   }
 
-  /** Watches a checkpoint folder: per completed checkpoint, its time and the bytes it added. */
+  /**
+   * Watches a checkpoint folder: per completed checkpoint, its time, the bytes it added and its id;
+   * and the job's checkpoint duration gauge, per checkpoint id.
+   */
   static final class Watcher extends Thread {
     final Path dir;
-    final List<long[]> checkpoints = new ArrayList<>(); // {nanoTime, bytes}
+    final List<long[]> checkpoints = new ArrayList<>(); // {nanoTime, bytes, id}
+    final java.util.Map<Long, Long> durations = new java.util.concurrent.ConcurrentHashMap<>();
+    volatile org.apache.flink.api.common.JobID job;
     final Set<Path> seenShared = new HashSet<>();
     final Set<String> seenChk = new HashSet<>();
     volatile boolean stop;
@@ -111,10 +119,28 @@ public final class StateBench {
     public void run() {
       while (!stop) {
         try {
+          sampleDuration();
           scan();
           Thread.sleep(10);
         } catch (Exception e) {
           // a file deleted while listed: try again
+        }
+      }
+    }
+
+    /** Records the duration of the job's last completed checkpoint under its id. */
+    void sampleDuration() {
+      org.apache.flink.api.common.JobID j = job;
+      if (j == null) {
+        return;
+      }
+      var id = REPORTER.findMetric(j, "lastCompletedCheckpointId");
+      var d = REPORTER.findMetric(j, "lastCheckpointDuration");
+      if (id.isPresent() && d.isPresent()) {
+        long n = ((Number) ((org.apache.flink.metrics.Gauge<?>) id.get()).getValue()).longValue();
+        long ms = ((Number) ((org.apache.flink.metrics.Gauge<?>) d.get()).getValue()).longValue();
+        if (n > 0) {
+          durations.put(n, ms);
         }
       }
     }
@@ -144,7 +170,7 @@ public final class StateBench {
                 }
                 seenChk.add(n);
                 synchronized (checkpoints) {
-                  checkpoints.add(new long[] {System.nanoTime(), bytes});
+                  checkpoints.add(new long[] {System.nanoTime(), bytes, Long.parseLong(n.substring(4))});
                 }
               }
             }
@@ -172,6 +198,7 @@ public final class StateBench {
       c.setString("execution.checkpointing.dir", dir.toUri().toString());
       c.setString("execution.checkpointing.interval", intervalMs + "ms");
     }
+    REPORTER.addToConfiguration(c);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(c);
     env.setParallelism(1);
     env.getConfig().enableObjectReuse();
@@ -257,7 +284,7 @@ public final class StateBench {
         : new String[] {"swag", "builtin", "passthrough"};
     List<String> lines = new ArrayList<>();
     lines.add("bench,window_s,records_per_key_in_window,engine,backend,checkpoints_in_tail,median_bytes_per_checkpoint,"
-        + "max_bytes_per_checkpoint,heap_bytes_at_tail,records_per_s");
+        + "max_bytes_per_checkpoint,heap_bytes_at_tail,records_per_s,median_checkpoint_ms,max_checkpoint_ms");
     PrintStream o = System.out;
     Path root = Files.createTempDirectory("swag-state-bench");
     // warm-up
@@ -286,22 +313,32 @@ public final class StateBench {
           HEAP.set(0);
           TAIL_START.set(Long.MAX_VALUE);
           long t0 = System.nanoTime();
-          JobExecutionResult r = env.execute("state " + engine + " " + backend + " " + w + " s");
+          org.apache.flink.core.execution.JobClient client =
+              env.executeAsync("state " + engine + " " + backend + " " + w + " s");
+          watch.job = client.getJobID();
+          JobExecutionResult r = client.getJobExecutionResult().get();
           watch.stop = true;
           watch.join();
           watch.scan();
+          watch.sampleDuration();
           long tail = TAIL_START.get();
           List<Long> bytes = new ArrayList<>();
+          List<Long> ms = new ArrayList<>();
           synchronized (watch.checkpoints) {
             for (long[] c : watch.checkpoints) {
               if (c[0] > tail) {
                 bytes.add(c[1]);
+                Long d = watch.durations.get(c[2]);
+                if (d != null) {
+                  ms.add(d);
+                }
               }
             }
           }
           long max = bytes.stream().mapToLong(Long::longValue).max().orElse(-1);
-          String l = String.format(Locale.ROOT, "state,%d,%d,%s,%s,%d,%d,%d,%d,%.0f", w, sizeMs, engine, backend,
-              bytes.size(), median(bytes), max, HEAP.get(), n * 1000.0 / Math.max(1, r.getNetRuntime()));
+          String l = String.format(Locale.ROOT, "state,%d,%d,%s,%s,%d,%d,%d,%d,%.0f,%d,%d", w, sizeMs, engine, backend,
+              bytes.size(), median(bytes), max, HEAP.get(), n * 1000.0 / Math.max(1, r.getNetRuntime()), median(ms),
+              ms.stream().mapToLong(Long::longValue).max().orElse(-1));
           lines.add(l);
           o.println(l + "   (" + (System.nanoTime() - t0) / 1_000_000 + " ms)");
           Files.write(Path.of(out), lines);
@@ -317,7 +354,7 @@ public final class StateBench {
         StreamExecutionEnvironment env = env(backend, root.resolve("cache-" + backend + "-" + cache), 0);
         job(env, source(env, n, keys, 0), engines[0], 10_000, 1_000, cache);
         JobExecutionResult r = env.execute("cache " + cache + " " + backend);
-        String l = String.format(Locale.ROOT, "cache,10,4,%s-cache-%d,%s,0,0,0,0,%.0f", engines[0], cache, backend, n * 1000.0 / Math.max(1, r.getNetRuntime()));
+        String l = String.format(Locale.ROOT, "cache,10,4,%s-cache-%d,%s,0,0,0,0,%.0f,-1,-1", engines[0], cache, backend, n * 1000.0 / Math.max(1, r.getNetRuntime()));
         lines.add(l);
         o.println(l);
         Files.write(Path.of(out), lines);
@@ -325,7 +362,7 @@ public final class StateBench {
       StreamExecutionEnvironment env = env(backend, root, 0);
       job(env, source(env, n, keys, 0), engines[1], 10_000, 1_000, 100_000);
       JobExecutionResult r = env.execute("cache " + engines[1] + " " + backend);
-      String l = String.format(Locale.ROOT, "cache,10,4,%s,%s,0,0,0,0,%.0f", engines[1], backend,
+      String l = String.format(Locale.ROOT, "cache,10,4,%s,%s,0,0,0,0,%.0f,-1,-1", engines[1], backend,
           n * 1000.0 / Math.max(1, r.getNetRuntime()));
       lines.add(l);
       o.println(l);
