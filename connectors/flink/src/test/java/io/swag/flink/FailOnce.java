@@ -1,9 +1,19 @@
 package io.swag.flink;
 
+import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.api.java.typeutils.RowTypeInfo;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Row;
 
 /**
@@ -26,6 +36,38 @@ public final class FailOnce extends RichMapFunction<Row, Row> implements Checkpo
   public static void arm(boolean fail) {
     FAILED.set(!fail);
     CHECKPOINTED.set(false);
+  }
+
+  /**
+   * A job environment that restores from its checkpoints: {@code backend}, a checkpoint every 100 ms
+   * into {@code dir}, two restarts 50 ms apart, parallelism 2, the job parameters {@code params}.
+   */
+  public static StreamExecutionEnvironment env(String backend, Path dir, Map<String, String> params) {
+    Configuration conf = new Configuration();
+    conf.setString("state.backend.type", backend);
+    conf.setString("execution.checkpointing.dir", dir.toUri().toString());
+    conf.setString("execution.checkpointing.interval", "100ms");
+    conf.setString("restart-strategy.type", "fixed-delay");
+    conf.setString("restart-strategy.fixed-delay.attempts", "2");
+    conf.setString("restart-strategy.fixed-delay.delay", "50ms");
+    if (!params.isEmpty()) {
+      conf.set(PipelineOptions.GLOBAL_JOB_PARAMETERS, params);
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    env.setParallelism(2);
+    return env;
+  }
+
+  /**
+   * The {@code n} rows of {@code rows} at 2,000 per second (parallelism 1, no watermarks) through a
+   * FailOnce, armed to fail once if {@code fail}.
+   */
+  public static DataStream<Row> source(StreamExecutionEnvironment env, Replay rows, int n, RowTypeInfo type,
+      boolean fail) {
+    arm(fail);
+    return env.fromSource(new DataGeneratorSource<>(rows, n, RateLimiterStrategy.perSecond(2000), type),
+            WatermarkStrategy.noWatermarks(), "gen").setParallelism(1)
+        .map(new FailOnce(n)).returns(type).setParallelism(1);
   }
 
   /** Whether the failure was thrown (or, for an unarmed job, not asked for). */

@@ -15,7 +15,6 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
@@ -48,24 +47,13 @@ class MetricsTest {
   static final int N = 3000;
   static final int KEYS = 5;
 
-  static final class Gen implements GeneratorFunction<Long, Row> {
-    private static final long serialVersionUID = 1L;
-    private transient List<Row> rows;
 
-    @Override
-    public Row map(Long i) {
-      if (rows == null) {
-        rows = TestStreams.generate(21, N, KEYS, 6, 120, 150);
-      }
-      return rows.get(i.intValue());
-    }
-  }
 
   @Test
   void recordsLateKeysAndEntries() throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
-    DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(new Gen(), N, RateLimiterStrategy.perSecond(1500),
+    DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(new Replay(() -> TestStreams.generate(21, N, KEYS, 6, 120, 150)), N, RateLimiterStrategy.perSecond(1500),
             TestStreams.TYPE), WatermarkStrategy.noWatermarks(), "gen")
         .assignTimestampsAndWatermarks(TestStreams.watermarks());
     QuerySpec q = QuerySpec.builder().key("k").time("ts").latenessMs(100)

@@ -63,7 +63,7 @@ class RescaleTest {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(p);
     env.setMaxParallelism(64);
-    DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(new RestoreTest.Gen(), RestoreTest.N,
+    DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(RestoreTest.gen(), RestoreTest.N,
             RateLimiterStrategy.perSecond(2000), TestStreams.TYPE), WatermarkStrategy.noWatermarks(), "gen")
         .uid("gen").setParallelism(1)
         .map(new Count()).returns(TestStreams.TYPE).uid("count").setParallelism(1)

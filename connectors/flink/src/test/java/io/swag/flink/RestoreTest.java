@@ -14,7 +14,6 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -47,18 +46,11 @@ class RestoreTest {
   }
 
   /** Row i of the seeded input (regenerated in the source, so a replay yields the same rows). */
-  static final class Gen implements GeneratorFunction<Long, Row> {
-    private static final long serialVersionUID = 1L;
-    private transient List<Row> rows;
-
-    @Override
-    public Row map(Long i) {
-      if (rows == null) {
-        rows = TestStreams.generate(99, N, 5, 6, 150, 200);
-      }
-      return rows.get(i.intValue());
-    }
+  /** The seeded input, regenerated in the source, so a replay yields the same rows. */
+  static Replay gen() {
+    return new Replay(() -> TestStreams.generate(99, N, 5, 6, 150, 200));
   }
+
 
   static List<String> run(String backend, boolean fail, Path dir) throws Exception {
     return run(backend, fail, dir, query(), SwagFlinkOptions.defaults().withUid("swag"));
@@ -77,7 +69,7 @@ class RestoreTest {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.setParallelism(2);
     FailOnce.arm(fail);
-    DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(new Gen(), N, RateLimiterStrategy.perSecond(2500),
+    DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(gen(), N, RateLimiterStrategy.perSecond(2500),
             TestStreams.TYPE), WatermarkStrategy.noWatermarks(), "gen").setParallelism(1)
         .map(new FailOnce(N)).returns(TestStreams.TYPE).setParallelism(1)
         .assignTimestampsAndWatermarks(TestStreams.watermarks()).setParallelism(1);

@@ -53,9 +53,12 @@ public final class StateBench {
   static final long TAIL_MS = 40_000;
   static final AtomicLong TAIL_START = new AtomicLong();
   static final AtomicLong HEAP = new AtomicLong();
-  /** The jobs' metrics (checkpoint durations: the job gauges lastCompletedCheckpointId and lastCheckpointDuration). */
-  static final org.apache.flink.runtime.testutils.InMemoryReporter REPORTER =
-      org.apache.flink.runtime.testutils.InMemoryReporter.createWithRetainedMetrics();
+  /**
+   * The metrics of the last environment made (checkpoint durations: the job gauges
+   * lastCompletedCheckpointId and lastCheckpointDuration); one reporter per mini cluster, as a
+   * reporter stops with the cluster that closes it.
+   */
+  static volatile org.apache.flink.runtime.testutils.InMemoryReporter reporter;
 
   /** Record i: key i % keys, time i / 4 ms (4 records per ms of event time, whatever the keys). */
   static final class Gen implements GeneratorFunction<Long, Row> {
@@ -106,6 +109,7 @@ public final class StateBench {
     final List<long[]> checkpoints = new ArrayList<>(); // {nanoTime, bytes, id}
     final java.util.Map<Long, Long> durations = new java.util.concurrent.ConcurrentHashMap<>();
     volatile org.apache.flink.api.common.JobID job;
+    final org.apache.flink.runtime.testutils.InMemoryReporter metrics = reporter;
     final Set<Path> seenShared = new HashSet<>();
     final Set<String> seenChk = new HashSet<>();
     volatile boolean stop;
@@ -134,8 +138,8 @@ public final class StateBench {
       if (j == null) {
         return;
       }
-      var id = REPORTER.findMetric(j, "lastCompletedCheckpointId");
-      var d = REPORTER.findMetric(j, "lastCheckpointDuration");
+      var id = metrics.findMetric(j, "lastCompletedCheckpointId");
+      var d = metrics.findMetric(j, "lastCheckpointDuration");
       if (id.isPresent() && d.isPresent()) {
         long n = ((Number) ((org.apache.flink.metrics.Gauge<?>) id.get()).getValue()).longValue();
         long ms = ((Number) ((org.apache.flink.metrics.Gauge<?>) d.get()).getValue()).longValue();
@@ -198,7 +202,8 @@ public final class StateBench {
       c.setString("execution.checkpointing.dir", dir.toUri().toString());
       c.setString("execution.checkpointing.interval", intervalMs + "ms");
     }
-    REPORTER.addToConfiguration(c);
+    reporter = org.apache.flink.runtime.testutils.InMemoryReporter.createWithRetainedMetrics();
+    reporter.addToConfiguration(c);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(c);
     env.setParallelism(1);
     env.getConfig().enableObjectReuse();

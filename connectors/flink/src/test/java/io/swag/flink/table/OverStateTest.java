@@ -10,13 +10,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.Table;
@@ -45,39 +39,16 @@ class OverStateTest {
   static final int N = 3000;
   static final RowTypeInfo TYPE = OverFunctionsTest.TYPE;
 
-  static final class Gen implements GeneratorFunction<Long, Row> {
-    private static final long serialVersionUID = 1L;
-    private transient List<Row> rows;
 
-    @Override
-    public Row map(Long i) {
-      if (rows == null) {
-        rows = OverFunctionsTest.rows(11, N);
-      }
-      return rows.get(i.intValue());
-    }
-  }
 
   static final String ROWS = "ROWS BETWEEN 40 PRECEDING AND CURRENT ROW";
   static final String RANGE = "RANGE BETWEEN INTERVAL '1' SECOND PRECEDING AND CURRENT ROW";
 
   static List<String> run(String backend, String frame, boolean fail, String cacheKeys, Path dir) throws Exception {
-    Configuration conf = new Configuration();
-    conf.setString("state.backend.type", backend);
-    conf.setString("execution.checkpointing.dir", dir.toUri().toString());
-    conf.setString("execution.checkpointing.interval", "100ms");
-    conf.setString("restart-strategy.type", "fixed-delay");
-    conf.setString("restart-strategy.fixed-delay.attempts", "2");
-    conf.setString("restart-strategy.fixed-delay.delay", "50ms");
-    if (cacheKeys != null) {
-      conf.set(PipelineOptions.GLOBAL_JOB_PARAMETERS, Map.of(SwagOverFunction.CACHE_PARAM, cacheKeys));
-    }
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-    env.setParallelism(2);
-    FailOnce.arm(fail);
-    DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(new Gen(), N, RateLimiterStrategy.perSecond(2000), TYPE),
-            WatermarkStrategy.noWatermarks(), "gen").setParallelism(1)
-        .map(new FailOnce(N)).returns(TYPE).setParallelism(1);
+    StreamExecutionEnvironment env = FailOnce.env(backend, dir,
+        cacheKeys == null ? Map.of() : Map.of(SwagOverFunction.CACHE_PARAM, cacheKeys));
+    DataStream<Row> in = FailOnce.source(env, new io.swag.flink.Replay(() -> OverFunctionsTest.rows(11, N)), N, TYPE,
+        fail);
     StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
     SwagFunctions.register(tEnv);
     tEnv.createTemporaryView("t", OverFunctionsTest.table(tEnv, in));

@@ -17,15 +17,9 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Stream;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.api.java.typeutils.RowTypeInfo;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.PipelineOptions;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
-import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.Schema;
@@ -81,18 +75,7 @@ class WindowStateTest {
     return out;
   }
 
-  static final class Gen implements GeneratorFunction<Long, Row> {
-    private static final long serialVersionUID = 1L;
-    private transient List<Row> rows;
 
-    @Override
-    public Row map(Long i) {
-      if (rows == null) {
-        rows = WindowStateTest.rows(21);
-      }
-      return rows.get(i.intValue());
-    }
-  }
 
   static final long SIZE = 1000;
   static final long SLIDE = 200;
@@ -109,22 +92,9 @@ class WindowStateTest {
   }
 
   static StreamTableEnvironment env(String backend, boolean fail, String cacheKeys, Path dir) {
-    Configuration conf = new Configuration();
-    conf.setString("state.backend.type", backend);
-    conf.setString("execution.checkpointing.dir", dir.toUri().toString());
-    conf.setString("execution.checkpointing.interval", "100ms");
-    conf.setString("restart-strategy.type", "fixed-delay");
-    conf.setString("restart-strategy.fixed-delay.attempts", "2");
-    conf.setString("restart-strategy.fixed-delay.delay", "50ms");
-    if (cacheKeys != null) {
-      conf.set(PipelineOptions.GLOBAL_JOB_PARAMETERS, Map.of(SwagWindowFunction.CACHE_PARAM, cacheKeys));
-    }
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-    env.setParallelism(2);
-    FailOnce.arm(fail);
-    DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(new Gen(), N, RateLimiterStrategy.perSecond(2000), TYPE),
-            WatermarkStrategy.noWatermarks(), "gen").setParallelism(1)
-        .map(new FailOnce(N)).returns(TYPE).setParallelism(1);
+    StreamExecutionEnvironment env = FailOnce.env(backend, dir,
+        cacheKeys == null ? Map.of() : Map.of(SwagWindowFunction.CACHE_PARAM, cacheKeys));
+    DataStream<Row> in = FailOnce.source(env, new io.swag.flink.Replay(() -> rows(21)), N, TYPE, fail);
     StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
     SwagFunctions.register(tEnv);
     tEnv.createTemporaryView("t", tEnv.fromDataStream(in, Schema.newBuilder()
