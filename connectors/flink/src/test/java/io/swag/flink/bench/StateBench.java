@@ -46,7 +46,8 @@ import org.apache.flink.types.Row;
  * <p>Run: {@code make bench-flink-state} (docs/benchmarks-flink.md); arguments: output CSV, the
  * largest window in seconds (default 1000), the largest for the built-in (default 100: it pays
  * O(window/slide) per record), then flags: {@code nocache} to leave out the cache runs, {@code sql} for
- * the SQL jobs instead ({@code swag_window} against the HOP window TVF with MAX). Not a unit test.
+ * the SQL jobs instead ({@code swag_window} against the HOP window TVF with MAX), {@code keys} for a
+ * sweep of the key count (4, 1,000, 10,000 keys at a 100 s window, hashmap). Not a unit test.
  */
 public final class StateBench {
   static final int KEYS = 4;
@@ -269,6 +270,50 @@ public final class StateBench {
     tEnv.toDataStream(tEnv.sqlQuery(q)).sinkTo(new DiscardingSink<>());
   }
 
+  /**
+   * One job of {@code engine} on {@code backend}: {@code keys} keys, window {@code sizeMs} / slide 1 s,
+   * {@code n} records, the throttled tail from record {@code tailFrom}, a checkpoint every second into
+   * {@code dir}; returns the CSV line after {@code prefix}, printed with the job's wall time.
+   */
+  static String measure(String prefix, String engine, String backend, long sizeMs, int keys, long n, long tailFrom,
+      Path dir) throws Exception {
+    StreamExecutionEnvironment env = env(backend, dir, 1000);
+    job(env, source(env, n, keys, tailFrom), engine, sizeMs, 1000, 100_000);
+    Watcher watch = new Watcher(dir);
+    watch.start();
+    HEAP.set(0);
+    TAIL_START.set(Long.MAX_VALUE);
+    long t0 = System.nanoTime();
+    org.apache.flink.core.execution.JobClient client =
+        env.executeAsync("state " + engine + " " + backend + " " + sizeMs + " ms, " + keys + " keys");
+    watch.job = client.getJobID();
+    JobExecutionResult r = client.getJobExecutionResult().get();
+    watch.stop = true;
+    watch.join();
+    watch.scan();
+    watch.sampleDuration();
+    long tail = TAIL_START.get();
+    List<Long> bytes = new ArrayList<>();
+    List<Long> ms = new ArrayList<>();
+    synchronized (watch.checkpoints) {
+      for (long[] c : watch.checkpoints) {
+        if (c[0] > tail) {
+          bytes.add(c[1]);
+          Long d = watch.durations.get(c[2]);
+          if (d != null) {
+            ms.add(d);
+          }
+        }
+      }
+    }
+    long max = bytes.stream().mapToLong(Long::longValue).max().orElse(-1);
+    String l = String.format(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%d,%.0f,%d,%d", prefix, engine, backend,
+        bytes.size(), median(bytes), max, HEAP.get(), n * 1000.0 / Math.max(1, r.getNetRuntime()), median(ms),
+        ms.stream().mapToLong(Long::longValue).max().orElse(-1));
+    System.out.println(l + "   (" + (System.nanoTime() - t0) / 1_000_000 + " ms)");
+    return l;
+  }
+
   static long median(List<Long> xs) {
     if (xs.isEmpty()) {
       return -1;
@@ -310,44 +355,22 @@ public final class StateBench {
           if (!engine.startsWith("swag") && w > builtinMaxWindowS) {
             continue; // O(window/slide) per record: 1,000 s would take about 12 minutes
           }
-          Path dir = root.resolve(engine + "-" + backend + "-" + w);
-          StreamExecutionEnvironment env = env(backend, dir, 1000);
-          job(env, source(env, n, KEYS, tailFrom), engine, sizeMs, 1000, 100_000);
-          Watcher watch = new Watcher(dir);
-          watch.start();
-          HEAP.set(0);
-          TAIL_START.set(Long.MAX_VALUE);
-          long t0 = System.nanoTime();
-          org.apache.flink.core.execution.JobClient client =
-              env.executeAsync("state " + engine + " " + backend + " " + w + " s");
-          watch.job = client.getJobID();
-          JobExecutionResult r = client.getJobExecutionResult().get();
-          watch.stop = true;
-          watch.join();
-          watch.scan();
-          watch.sampleDuration();
-          long tail = TAIL_START.get();
-          List<Long> bytes = new ArrayList<>();
-          List<Long> ms = new ArrayList<>();
-          synchronized (watch.checkpoints) {
-            for (long[] c : watch.checkpoints) {
-              if (c[0] > tail) {
-                bytes.add(c[1]);
-                Long d = watch.durations.get(c[2]);
-                if (d != null) {
-                  ms.add(d);
-                }
-              }
-            }
-          }
-          long max = bytes.stream().mapToLong(Long::longValue).max().orElse(-1);
-          String l = String.format(Locale.ROOT, "state,%d,%d,%s,%s,%d,%d,%d,%d,%.0f,%d,%d", w, sizeMs, engine, backend,
-              bytes.size(), median(bytes), max, HEAP.get(), n * 1000.0 / Math.max(1, r.getNetRuntime()), median(ms),
-              ms.stream().mapToLong(Long::longValue).max().orElse(-1));
+          String l = measure("state," + w + "," + sizeMs, engine, backend, sizeMs, KEYS, n, tailFrom,
+              root.resolve(engine + "-" + backend + "-" + w));
           lines.add(l);
-          o.println(l + "   (" + (System.nanoTime() - t0) / 1_000_000 + " ms)");
           Files.write(Path.of(out), lines);
         }
+      }
+    }
+    // keys: heap and checkpoint bytes against the key count at a 100 s window (the same 4 records per
+    // ms spread over more keys), hashmap (its state is on the heap too)
+    for (int keys : flags.contains("keys") ? new int[] {4, 1_000, 10_000} : new int[0]) {
+      long sizeMs = 100_000;
+      long n = KEYS * (sizeMs + 2 * TAIL_MS);
+      for (String engine : new String[] {engines[0], engines[1]}) {
+        lines.add(measure("keys=" + keys + ",100," + KEYS * sizeMs / keys, engine, "hashmap", sizeMs, keys, n,
+            n - KEYS * TAIL_MS, root.resolve(engine + "-keys-" + keys)));
+        Files.write(Path.of(out), lines);
       }
     }
     // throughput with a key cache far smaller than the key count: 10,000 keys (a record per key every
