@@ -9,11 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import java.util.Map;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -59,19 +56,8 @@ class RestoreTest {
   /** Runs {@code query} over the seeded input on {@code backend}, failing once if asked; sorted output. */
   static List<String> run(String backend, boolean fail, Path dir, QuerySpec query, SwagFlinkOptions options)
       throws Exception {
-    Configuration conf = new Configuration();
-    conf.setString("state.backend.type", backend);
-    conf.setString("execution.checkpointing.dir", dir.toUri().toString());
-    conf.setString("execution.checkpointing.interval", "100ms");
-    conf.setString("restart-strategy.type", "fixed-delay");
-    conf.setString("restart-strategy.fixed-delay.attempts", "2");
-    conf.setString("restart-strategy.fixed-delay.delay", "50ms");
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-    env.setParallelism(2);
-    FailOnce.arm(fail);
-    DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(gen(), N, RateLimiterStrategy.perSecond(2500),
-            TestStreams.TYPE), WatermarkStrategy.noWatermarks(), "gen").setParallelism(1)
-        .map(new FailOnce(N)).returns(TestStreams.TYPE).setParallelism(1)
+    StreamExecutionEnvironment env = FailOnce.env(backend, dir, Map.of());
+    DataStream<Row> in = FailOnce.source(env, gen(), N, TestStreams.TYPE, fail)
         .assignTimestampsAndWatermarks(TestStreams.watermarks()).setParallelism(1);
     SingleOutputStreamOperator<Row> out = SwagWindows.aggregate(in, query, options);
     DataStream<String> all = out.map(RestoreTest::format).returns(Types.STRING)
