@@ -153,7 +153,8 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   private void grow() {
-    int nc = nodeCap < 16 ? 16 : nodeCap + (nodeCap >> 2) + 16;
+    // 2, 4, 8, ..., 64 nodes, then 1.25x: a small tree (an engine's key with a few slices) stays small
+    int nc = nodeCap < 2 ? 2 : nodeCap + Math.max(nodeCap >> 2, Math.min(nodeCap, 16));
     if ((long) SCRATCH + (long) nc * stride > Integer.MAX_VALUE - 16) {
       nc = (Integer.MAX_VALUE - 16 - SCRATCH) / stride;
       if (nc <= nodeCap) {
