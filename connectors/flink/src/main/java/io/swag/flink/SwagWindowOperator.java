@@ -465,14 +465,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       throw new IllegalStateException("swag: key state of format " + version + ", this build reads format "
           + META_VERSION + "; restore with the swag version the checkpoint was taken with");
     }
-    int ng = in.readInt();
-    if (ng != s.time.length) {
-      throw new IllegalStateException("swag: restored state has " + ng + " time groups, the plan " + s.time.length
-          + "; restore with the query the checkpoint was taken with");
-    }
-    for (int g = 0; g < ng; g++) {
-      s.time[g] = StoredWindows.load(groups.get(g), layout.timeSlot, in, entries[g]);
-    }
+    StoredWindows[] time = StoredWindows.loadAll(groups, layout.timeSlot, in, entries, "swag");
+    System.arraycopy(time, 0, s.time, 0, time.length);
     int nc = in.readInt();
     if (nc != s.count.length) {
       throw new IllegalStateException("swag: restored state has " + nc + " count groups, the plan " + s.count.length);
@@ -538,10 +532,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     metaOut.clear();
     metaOut.writeInt(META_VERSION);
-    metaOut.writeInt(s.time.length);
-    for (StoredWindows k : s.time) {
-      k.writeMeta(metaOut);
-    }
+    StoredWindows.writeMetas(s.time, metaOut);
     metaOut.writeInt(s.count.length);
     for (CountWindows c : s.count) {
       c.write(metaOut);

@@ -5,6 +5,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 import io.swag.core.TimedAggregator;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * One key's windows of one time group ({@link KeyWindows}) and their form in an engine's keyed state
@@ -339,6 +340,33 @@ public final class StoredWindows {
     out.writeLong(kw.firedWatermark());
     out.writeLong(evicted);
     out.writeLong(nextChunk);
+  }
+
+  /** Writes a key's time groups' bookkeeping: their count, then each one's {@link #writeMeta}. */
+  public static void writeMetas(StoredWindows[] keyGroups, DataOutput out) throws IOException {
+    out.writeInt(keyGroups.length);
+    for (StoredWindows k : keyGroups) {
+      k.writeMeta(out);
+    }
+  }
+
+  /**
+   * Rebuilds a key's time groups from what {@link #writeMetas} wrote and their stores
+   * ({@code stores[g]} for {@code groups.get(g)}); a group count other than the plan's is an
+   * {@link IllegalStateException} naming {@code who}.
+   */
+  public static StoredWindows[] loadAll(List<WindowGroup> groups, int timeSlot, DataInput meta, EntryStore[] stores,
+      String who) throws Exception {
+    int n = meta.readInt();
+    if (n != groups.size()) {
+      throw new IllegalStateException(who + ": restored state has " + n + " time groups, the plan " + groups.size()
+          + "; restore with the query the checkpoint was taken with");
+    }
+    StoredWindows[] r = new StoredWindows[n];
+    for (int g = 0; g < n; g++) {
+      r[g] = load(groups.get(g), timeSlot, meta, stores[g]);
+    }
+    return r;
   }
 
   /**

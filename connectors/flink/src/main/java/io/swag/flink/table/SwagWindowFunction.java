@@ -116,7 +116,6 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     final List<WindowGroup> groups;
     final String[][] names;
     final String[][][] outputs;
-    final long lateness;
     /** The read-back of what the partitions run, from aggregators made as theirs are. */
     final ExecutedPlan executed;
     /** {@link #QUERY_ENTRY}'s bytes. */
@@ -142,7 +141,6 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
           }
         }
       }
-      this.lateness = spec.latenessMs();
       Plan plan = Planner.plan(spec);
       this.used = io.swag.core.plan.LocalExecutor.usedColumns(spec);
       this.usedIdx = used.stream().mapToInt(columns::indexOf).toArray();
@@ -439,15 +437,10 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
         throw new IllegalStateException("swag_window: partition state of format " + version + ", this build reads "
             + "format " + META_VERSION + "; restore with the swag version the checkpoint was taken with");
       }
-      int n = in.readInt();
-      if (n != time.length) {
-        throw new IllegalStateException("swag_window: restored state has " + n + " time groups, the query "
-            + time.length + "; restore with the query the checkpoint was taken with");
+      for (GroupEntries e : entries) {
+        e.view = state;
       }
-      for (int g = 0; g < n; g++) {
-        entries[g].view = state;
-        time[g] = StoredWindows.load(c.groups.get(g), 0, in, entries[g]);
-      }
+      time = StoredWindows.loadAll(c.groups, 0, in, entries, "swag_window");
     }
     p = new Windows(c, time);
     cache.put(meta.token, p);
@@ -462,10 +455,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     }
     metaOut.clear();
     metaOut.writeInt(META_VERSION);
-    metaOut.writeInt(p.time.length);
-    for (StoredWindows k : p.time) {
-      k.writeMeta(metaOut);
-    }
+    StoredWindows.writeMetas(p.time, metaOut);
     meta.groups = metaOut.getCopyOfBuffer();
   }
 

@@ -72,8 +72,4 @@ final class TokenCache<V> {
   void remove(long token) {
     entries.remove(token);
   }
-
-  int size() {
-    return entries.size();
-  }
 }
