@@ -35,6 +35,7 @@ import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.OutputTag;
@@ -81,6 +82,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   static final String ENTRIES_STATE = "swag-entries-";
   static final String META_STATE = "swag-key-meta";
   private static final int META_VERSION = 2;
+  private static final long GAUGE_PERIOD_NANOS = 100_000_000L;
   static final String WATERMARK_STATE = "swag-watermark";
   /** The metric (a string gauge) and accumulator name prefix of the executed plan's read-back. */
   public static final String PLAN_METRIC = "swagPlan";
@@ -110,6 +112,10 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient Counter lateRecords;
   private transient Counter rejectedRecords;
   private transient boolean sawTimestamp;
+  // the gauges' values, published by the task thread (the cache is access-ordered: another thread may not walk it)
+  private transient volatile long keysGauge;
+  private transient volatile long entriesGauge;
+  private transient long gaugesAtNanos;
 
   /** Per-key state: the groups' windows, the next timer registered. */
   private final class KeyState {
@@ -258,19 +264,34 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     lateRecords = getMetricGroup().counter("swagLateRecords");
     rejectedRecords = getMetricGroup().counter("swagRejectedRecords");
     publishExecutedPlan();
-    getMetricGroup().gauge("swagKeys", () -> states.size());
-    getMetricGroup().gauge("swagEntries", () -> {
-      long n = 0;
-      for (KeyState s : states.values()) {
-        for (StoredWindows k : s.time) {
-          n += k.windows().entries();
-        }
-        for (CountWindows c : s.count) {
-          n += c.size();
-        }
+    getMetricGroup().gauge("swagKeys", () -> keysGauge);
+    getMetricGroup().gauge("swagEntries", () -> entriesGauge);
+  }
+
+  /** Publishes the gauges' values; O(cached keys), so at most every {@link #GAUGE_PERIOD_NANOS} unless forced. */
+  private void publishGauges(boolean force) {
+    long now = System.nanoTime();
+    if (!force && now - gaugesAtNanos < GAUGE_PERIOD_NANOS) {
+      return;
+    }
+    gaugesAtNanos = now;
+    long n = 0;
+    for (KeyState s : states.values()) {
+      for (StoredWindows k : s.time) {
+        n += k.windows().entries();
       }
-      return n;
-    });
+      for (CountWindows c : s.count) {
+        n += c.size();
+      }
+    }
+    keysGauge = states.size();
+    entriesGauge = n;
+  }
+
+  @Override
+  public void processWatermark(Watermark mark) throws Exception {
+    super.processWatermark(mark);
+    publishGauges(false);
   }
 
   /** The read-back of what this operator runs, per group from an aggregator made as each key's is. */
@@ -507,6 +528,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     watermarkState.update(List.of(watermark()));
+    publishGauges(true);
     if (dirty.isEmpty()) {
       return;
     }
