@@ -1,5 +1,6 @@
 package io.swag.flink;
 
+import io.swag.core.plan.ColdSlices;
 import io.swag.core.plan.EntryStore;
 import io.swag.core.plan.ExecutedPlan;
 import io.swag.core.plan.GroupPlan;
@@ -111,6 +112,10 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient Counter recordsIn;
   private transient Counter lateRecords;
   private transient Counter rejectedRecords;
+  private transient Counter coldRecords;
+  /** Per time group, the cold path of keys not on the heap; null unless every group stores slices and there are no count groups. */
+  private transient ColdSlices[] cold;
+  private transient byte[] emptyMeta; // the meta of a key that has only slices written by the cold path
   private transient boolean sawTimestamp;
   // the gauges' values, published by the task thread (the cache is access-ordered: another thread may not walk it)
   private transient volatile long keysGauge;
@@ -227,6 +232,27 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     metaOut = new DataOutputSerializer(64);
     accepted = new boolean[groups.size()];
     reuse = new StreamRecord<>(null);
+    boolean slicesOnly = !groups.isEmpty() && countGroups.isEmpty();
+    for (WindowGroup g : groups) {
+      slicesOnly &= g.storesSlices();
+    }
+    if (slicesOnly) {
+      cold = new ColdSlices[groups.size()];
+      StoredWindows[] fresh = new StoredWindows[groups.size()];
+      for (int g = 0; g < cold.length; g++) {
+        cold[g] = new ColdSlices(groups.get(g));
+        fresh[g] = new StoredWindows(groups.get(g), layout.timeSlot);
+      }
+      try {
+        DataOutputSerializer m = new DataOutputSerializer(64);
+        m.writeInt(META_VERSION);
+        StoredWindows.writeMetas(fresh, m);
+        m.writeInt(0);
+        emptyMeta = m.getCopyOfBuffer();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
   }
 
   @Override
@@ -263,6 +289,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     recordsIn = getMetricGroup().counter("swagRecordsIn");
     lateRecords = getMetricGroup().counter("swagLateRecords");
     rejectedRecords = getMetricGroup().counter("swagRejectedRecords");
+    coldRecords = getMetricGroup().counter("swagColdRecords");
     publishExecutedPlan();
     getMetricGroup().gauge("swagKeys", () -> keysGauge);
     getMetricGroup().gauge("swagEntries", () -> entriesGauge);
@@ -362,7 +389,13 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       output.collect(lateTag, new StreamRecord<>(in, element.getTimestamp()));
       return;
     }
-    KeyState s = cached(key);
+    KeyState s = states.get(key);
+    if (s == null && cold != null && states.size() >= cacheMaxKeys && insertCold(element, row, t, wm, first)) {
+      return;
+    }
+    if (s == null) {
+      s = load(key);
+    }
     boolean created = s == null;
     if (created) {
       s = new KeyState(key);
@@ -396,6 +429,45 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     markDirty(s);
     schedule(s);
+  }
+
+  /**
+   * The cold path ({@link ColdSlices}) of a key not in the full cache: combines an in-time record into
+   * its slice in each accepting group's state and registers the key's timer, without loading the key.
+   * Returns false (nothing changed) for a record that updates a fired window: the caller loads the key.
+   */
+  private boolean insertCold(StreamRecord<Row> element, Object[] row, long t, long wm, int first) throws Exception {
+    long fire = Long.MAX_VALUE;
+    for (int g = first; g < accepted.length; g++) {
+      if (accepted[g]) {
+        long f = cold[g].fireTime(t, wm);
+        if (f == Long.MIN_VALUE) {
+          return false;
+        }
+        fire = Math.min(fire, f);
+      }
+    }
+    try {
+      for (int g = first; g < accepted.length; g++) {
+        if (accepted[g]) {
+          groups.get(g).check(row, t);
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      reject(element, e.getMessage());
+      return true;
+    }
+    if (meta.value() == null) {
+      meta.update(emptyMeta);
+    }
+    for (int g = first; g < accepted.length; g++) {
+      if (accepted[g]) {
+        cold[g].insert(t, row, entries[g]);
+      }
+    }
+    timers.registerEventTimeTimer(VoidNamespace.INSTANCE, fire);
+    coldRecords.inc();
+    return true;
   }
 
   private void markDirty(KeyState s) {
@@ -472,14 +544,16 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
    */
   private KeyState cached(Object key) throws Exception {
     KeyState s = states.get(key);
-    if (s != null) {
-      return s;
-    }
+    return s != null ? s : load(key);
+  }
+
+  /** The current key rebuilt from its keyed state and cached, or null (a key with no state). */
+  private KeyState load(Object key) throws Exception {
     byte[] m = meta.value();
     if (m == null) {
       return null;
     }
-    s = new KeyState(key);
+    KeyState s = new KeyState(key);
     DataInputDeserializer in = new DataInputDeserializer(m);
     int version = in.readInt();
     if (version != META_VERSION) {

@@ -35,6 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * runs, {@code swagKeys} reaches the number of keys and {@code swagEntries} stays bounded by the
  * window + lateness (bulk eviction); at the end {@code swagRecordsIn} is the input size and
  * {@code swagLateRecords} the number of rows in the late side output (> 0), with nothing rejected.
+ * With a cache smaller than the key count, {@code swagColdRecords} counts the records that went
+ * into their key's stored slices without loading the key.
  */
 class MetricsTest {
   static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
@@ -49,8 +51,10 @@ class MetricsTest {
 
 
 
-  @Test
-  void recordsLateKeysAndEntries() throws Exception {
+  /** What a run saw: the gauges' largest values while running, the metrics and late rows at the end. */
+  record Run(long maxKeys, long maxEntries, Map<String, Metric> metrics, List<Row> late) {}
+
+  static Run run(String name, int cacheMaxKeys) throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
     DataStream<Row> in = env.fromSource(new DataGeneratorSource<>(new Replay(() -> TestStreams.generate(21, N, KEYS, 6, 120, 150)), N, RateLimiterStrategy.perSecond(1500),
@@ -59,13 +63,12 @@ class MetricsTest {
     QuerySpec q = QuerySpec.builder().key("k").time("ts").latenessMs(100)
         .window(WindowSpec.time(600, 100).aggregate("mx", "max", "v").aggregate("n", "count", null)).build();
     SingleOutputStreamOperator<Row> out = SwagWindows.aggregate(in, q,
-        SwagFlinkOptions.defaults().withOperatorName("swag-metrics"));
-    out.sinkTo(new StaticSink<>("metrics-out"));
-    out.getSideOutput(SwagWindows.lateTag(TestStreams.type())).sinkTo(new StaticSink<>("metrics-late"));
-    JobClient job = env.executeAsync("metrics");
+        SwagFlinkOptions.defaults().withOperatorName("swag-metrics").withCacheMaxKeys(cacheMaxKeys));
+    out.sinkTo(new StaticSink<>(name + "-out"));
+    out.getSideOutput(SwagWindows.lateTag(TestStreams.type())).sinkTo(new StaticSink<>(name + "-late"));
+    JobClient job = env.executeAsync(name);
     JobID id = job.getJobID();
 
-    // while running: all keys held, entries bounded
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     long maxKeys = 0;
     long maxEntries = 0;
@@ -78,20 +81,41 @@ class MetricsTest {
       Thread.sleep(25);
     }
     job.getJobExecutionResult().get(60, TimeUnit.SECONDS);
-    assertEquals(KEYS, maxKeys, "swagKeys while running");
-    assertTrue(maxEntries > 0 && maxEntries < N / 4, "swagEntries while running (bounded by eviction): " + maxEntries);
+    return new Run(maxKeys, maxEntries, metrics(id), StaticSink.get(name + "-late"));
+  }
 
-    Map<String, Metric> m = metrics(id);
-    List<Row> late = StaticSink.get("metrics-late");
+  @Test
+  void recordsLateKeysAndEntries() throws Exception {
+    Run r = run("metrics", 100);
+    // while running: all keys held, entries bounded
+    assertEquals(KEYS, r.maxKeys(), "swagKeys while running");
+    assertTrue(r.maxEntries() > 0 && r.maxEntries() < N / 4,
+        "swagEntries while running (bounded by eviction): " + r.maxEntries());
+
+    Map<String, Metric> m = r.metrics();
+    List<Row> late = r.late();
     assertTrue(!late.isEmpty(), "the input has late records");
     assertEquals(N, ((Counter) m.get("swagRecordsIn")).getCount(), "swagRecordsIn");
     assertEquals(late.size(), ((Counter) m.get("swagLateRecords")).getCount(), "swagLateRecords");
     assertEquals(0, ((Counter) m.get("swagRejectedRecords")).getCount(), "swagRejectedRecords");
+    assertEquals(0, ((Counter) m.get("swagColdRecords")).getCount(), "every key fits the cache: no cold path");
     Set<Long> ids = new HashSet<>();
-    for (Row r : late) {
-      ids.add((Long) r.getField(3));
+    for (Row row : late) {
+      ids.add((Long) row.getField(3));
     }
     assertEquals(late.size(), ids.size(), "each late record once");
+  }
+
+  /** A cache of 2 of the 5 keys: at most 2 on the heap; in-time records of the others go to their stored slices. */
+  @Test
+  void aSmallCacheSendsRecordsOfOtherKeysToTheColdPath() throws Exception {
+    Run r = run("metrics-cold", 2);
+    assertTrue(r.maxKeys() >= 1 && r.maxKeys() <= 2, "swagKeys while running: " + r.maxKeys());
+    long cold = ((Counter) r.metrics().get("swagColdRecords")).getCount();
+    long late = ((Counter) r.metrics().get("swagLateRecords")).getCount();
+    assertEquals(N, ((Counter) r.metrics().get("swagRecordsIn")).getCount(), "swagRecordsIn");
+    assertEquals(r.late().size(), late, "swagLateRecords");
+    assertTrue(cold > N / 10 && cold < N - late, "records on the cold path: " + cold);
   }
 
   private static Map<String, Metric> metrics(JobID id) {

@@ -83,6 +83,8 @@ class StoredWindowsTest {
     /** Test-side log: slice start (or time) of every accepted record not yet known evicted. */
     final List<long[]> accepted = new ArrayList<>(); // {time, slice start, value}
     final TreeSet<Long> touched = new TreeSet<>();
+    /** While dropped from the cache: the earliest timer it has registered (its windows', the cold path's). */
+    long timer = Long.MAX_VALUE;
   }
 
   static Stream<Arguments> cases() {
@@ -162,6 +164,9 @@ class StoredWindowsTest {
     long max = Long.MIN_VALUE;
     int flushes = 0;
     int reloads = 0;
+    int colds = 0;
+    ColdSlices cold = slices ? new ColdSlices(g) : null;
+    byte[] emptyMeta = metaOf(new StoredWindows(g, 1));
     int step = 0;
     for (Map<String, Object> r : records) {
       or.process(r);
@@ -172,14 +177,26 @@ class StoredWindowsTest {
         late++;
       } else {
         Key key = keys.computeIfAbsent(k, x -> new Key());
-        if (key.w == null) {
-          key.w = key.meta == null ? new StoredWindows(g, 1) : reload(g, key);
-        }
         Object[] row = {k, t, r.get("v")};
-        key.w.insert(t, row, wm, new KeyWindowsEngineTest.Out(g, k, got, emits));
-        long s = slices ? Math.floorDiv(t, width) * width : t;
-        key.accepted.add(new long[] {t, s, ((Number) r.get("v")).longValue()});
-        key.touched.add(s);
+        long fire = cold == null || key.w != null ? Long.MIN_VALUE : cold.fireTime(t, wm);
+        if (fire != Long.MIN_VALUE) { // a key not in the cache: the record goes into its stored slice
+          cold.insert(t, row, key.store);
+          if (key.meta == null) {
+            key.meta = emptyMeta;
+          }
+          key.timer = Math.min(key.timer, fire);
+          key.accepted.add(new long[] {t, Math.floorDiv(t, width) * width, ((Number) r.get("v")).longValue()});
+          colds++;
+        } else {
+          if (key.w == null) {
+            key.w = key.meta == null ? new StoredWindows(g, 1) : reload(g, key);
+            key.timer = Long.MAX_VALUE;
+          }
+          key.w.insert(t, row, wm, new KeyWindowsEngineTest.Out(g, k, got, emits));
+          long s = slices ? Math.floorDiv(t, width) * width : t;
+          key.accepted.add(new long[] {t, s, ((Number) r.get("v")).longValue()});
+          key.touched.add(s);
+        }
       }
       long next = max - 30;
       if (next > wm) {
@@ -188,10 +205,11 @@ class StoredWindowsTest {
         for (Map.Entry<String, Key> e : keys.entrySet()) {
           Key key = e.getValue();
           if (key.w == null) {
-            if (key.meta == null) {
+            if (key.meta == null || key.timer > wm) {
               continue;
             }
             key.w = reload(g, key); // a timer of a key not in the cache
+            key.timer = Long.MAX_VALUE;
           }
           KeyWindows kw = key.w.windows();
           if (kw.nextTimer() <= wm) {
@@ -219,6 +237,7 @@ class StoredWindowsTest {
         Key key = keys.get("k" + rnd.nextInt(4));
         if (key != null && key.w != null) {
           flush(key, slices, g, wm);
+          key.timer = key.w.windows().nextTimer();
           key.w = null;
           reloads++;
         }
@@ -239,6 +258,13 @@ class StoredWindowsTest {
     assertTrue(late > 5, "late records made: " + late);
     assertTrue(seed % 3 == 0 ? flushes > 2 && reloads > 0 : flushes > 20 && reloads > 10,
         "flushes " + flushes + ", reloads " + reloads);
+    assertTrue(!slices || colds > (seed % 3 == 0 ? 0 : 50), "records on the cold path: " + colds);
+  }
+
+  private static byte[] metaOf(StoredWindows w) throws Exception {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    w.writeMeta(new DataOutputStream(b));
+    return b.toByteArray();
   }
 
   private static StoredWindows reload(WindowGroup g, Key key) throws Exception {
