@@ -126,9 +126,10 @@ test-flink-python: venv-flink
 
 # Flink throughput benchmarks (docs/benchmarks-flink.md): swag vs built-in sliding windows and SQL HOP
 # (built in the reactor, nothing installed into ~/.m2; timed runs hold /tmp/swag-bench.lock)
+FLINK_BENCH_HEAP ?= 3g
 FLINK_BENCH_CP = mvn -B -q -ntp -pl connectors/flink -am -DskipTests package dependency:build-classpath \
 	  -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp && cd connectors/flink && uptime && \
-	  flock /tmp/swag-bench.lock java -Xmx3g -cp target/test-classes:target/classes:$$(cat target/bench.cp)
+	  flock /tmp/swag-bench.lock java -Xmx$(FLINK_BENCH_HEAP) -cp target/test-classes:target/classes:$$(cat target/bench.cp)
 FLINK_BENCH = $(FLINK_BENCH_CP) io.swag.flink.bench.FlinkBench
 
 bench-flink:
@@ -144,6 +145,15 @@ bench-flink-ratios:
 # window/slide 1 and 10 only, 5 alternating rounds per engine (the close cases)
 bench-flink-repeat:
 	$(FLINK_BENCH) repeat target/bench-flink-repeat.csv
+
+# A job whose keyed state is more than 10x the JVM heap (256 MB): 4,000 keys, a count-min sketch of
+# 64 KB per slice, RocksDB, a 4-key cache; exact results checked against an oracle (BigStateBench;
+# FLINK_BIG_STATE_ARGS: backend keys slices slides records-per-slice sketch-width cache-keys)
+FLINK_BIG_STATE_ARGS ?= rocksdb 4000 10 14 2 2048 4
+.PHONY: bench-flink-big-state
+bench-flink-big-state: FLINK_BENCH_HEAP = 256m
+bench-flink-big-state:
+	$(FLINK_BENCH_CP) io.swag.flink.bench.BigStateBench target/bench-flink-big-state.csv $(FLINK_BIG_STATE_ARGS)
 
 # Checkpoint bytes, heap and key-cache throughput against window size, swag vs the built-in
 # (StateBench; FLINK_STATE_MAX_WINDOW_S: the largest window, seconds; FLINK_STATE_ARGS: the built-in's
