@@ -1,5 +1,6 @@
 package io.swag.flink.table;
 
+import io.swag.core.plan.ColdSlices;
 import io.swag.core.plan.EntryStore;
 import io.swag.core.plan.ExecutedPlan;
 import io.swag.core.plan.KeyWindows;
@@ -293,6 +294,9 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
   private transient GroupEntries[] entries;
   private transient DataOutputSerializer metaOut;
   private transient boolean[] accepted;
+  /** Per time group, the cold path of partitions not in the full cache; null unless every group stores slices. */
+  private transient ColdSlices[] cold;
+  private transient byte[] emptyMetas; // the meta of a partition that has only slices written by the cold path
   /** The executed plan of the compiled query as JSON, for the gauge (set where a query is compiled). */
   private transient volatile String executedJson;
 
@@ -320,6 +324,27 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     accepted = new boolean[n];
     if (metaOut == null) {
       metaOut = new DataOutputSerializer(16 + n * StoredWindows.META_BYTES);
+    }
+    boolean slicesOnly = n > 0;
+    for (WindowGroup g : c.groups) {
+      slicesOnly &= g.storesSlices();
+    }
+    cold = null;
+    if (slicesOnly) {
+      cold = new ColdSlices[n];
+      StoredWindows[] fresh = new StoredWindows[n];
+      for (int g = 0; g < n; g++) {
+        cold[g] = new ColdSlices(c.groups.get(g));
+        fresh[g] = new StoredWindows(c.groups.get(g), 0);
+      }
+      try {
+        DataOutputSerializer m = new DataOutputSerializer(16 + n * StoredWindows.META_BYTES);
+        m.writeInt(META_VERSION);
+        StoredWindows.writeMetas(fresh, m);
+        emptyMetas = m.getCopyOfBuffer();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
     if (cache == null) { // used without open (a test harness)
       cache = new TokenCache<>(DEFAULT_CACHE_KEYS);
@@ -370,6 +395,10 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       }
     }
     boolean fresh = meta.token == 0;
+    if (cold != null && cache.full() && (fresh || cache.get(meta.token) == null)
+        && insertCold(meta, state, c, t, row, wm, first, tc)) {
+      return;
+    }
     if (fresh) {
       meta.token = cache.newToken();
       state.put(QUERY_ENTRY, c.text);
@@ -382,6 +411,43 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     }
     write(p, meta, state);
     schedule(p, meta, tc);
+  }
+
+  /**
+   * The cold path ({@link ColdSlices}) of a partition not in the full cache: combines an in-time row
+   * into its slice in each accepting group's entries and registers the partition's timer if it has
+   * none as early, without loading the partition. Returns false (nothing changed) for a row that
+   * updates a fired window: the caller loads the partition.
+   */
+  private boolean insertCold(Meta meta, MapView<Long, byte[]> state, Compiled c, long t, Object[] row, long wm,
+      int first, TimeContext<Long> tc) throws Exception {
+    long fire = Long.MAX_VALUE;
+    for (int g = first; g < accepted.length; g++) {
+      if (accepted[g]) {
+        long f = cold[g].fireTime(t, wm);
+        if (f == Long.MIN_VALUE) {
+          return false;
+        }
+        fire = Math.min(fire, f);
+      }
+    }
+    c.groups.get(first).check(row, t); // the other accepting groups were checked by the caller
+    if (meta.token == 0) {
+      meta.token = cache.newToken();
+      state.put(QUERY_ENTRY, c.text);
+      meta.groups = emptyMetas;
+    }
+    for (int g = first; g < accepted.length; g++) {
+      if (accepted[g]) {
+        entries[g].view = state;
+        cold[g].insert(t, row, entries[g]);
+      }
+    }
+    if (fire < meta.timer) {
+      tc.registerOnTime(fire);
+      meta.timer = fire;
+    }
+    return true;
   }
 
   public void onTimer(OnTimerContext ctx, Meta meta, MapView<Long, byte[]> state) throws Exception {

@@ -17,11 +17,13 @@ import org.apache.flink.table.functions.FunctionContext;
 final class TokenCache<V> {
   private final LinkedHashMap<Long, V> entries;
   private final SplittableRandom tokens;
+  private final int maxKeys;
 
   TokenCache(int maxKeys) {
     if (maxKeys < 1) {
       throw new IllegalArgumentException("maxKeys: " + maxKeys + " (must be >= 1)");
     }
+    this.maxKeys = maxKeys;
     this.entries = new LinkedHashMap<>(16, 0.75f, true) {
       private static final long serialVersionUID = 1L;
 
@@ -67,6 +69,11 @@ final class TokenCache<V> {
 
   void put(long token, V v) {
     entries.put(token, v);
+  }
+
+  /** Whether a new entry would drop the least recently used one. */
+  boolean full() {
+    return entries.size() >= maxKeys;
   }
 
   void remove(long token) {
