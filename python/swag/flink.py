@@ -123,14 +123,17 @@ def _call(fn: Any, *args: Any) -> Any:
         raise
 
 
-def aggregate(stream: Any, query: Any, *, late: bool = False, cache_max_keys: int | None = None) -> Any:
+def aggregate(stream: Any, query: Any, *, late: bool = False, rejected: bool = False,
+              cache_max_keys: int | None = None) -> Any:
     """Runs ``query`` on a PyFlink ``DataStream`` of named Rows with event-time watermarks.
 
     Returns the result ``DataStream`` (Rows: key columns, ``window``, ``window_start``,
-    ``window_end``, the aggregates; lists and sketches as strings). With ``late=True`` returns
-    ``(result, late_records)``, the second a DataStream of the input rows too late for every window.
-    ``cache_max_keys``: keys per subtask whose aggregators stay on the heap (default 100,000); the
-    others are rebuilt from keyed state at their next record or timer, with the same results.
+    ``window_end``, the aggregates; lists and sketches as strings). With ``late=True`` and/or
+    ``rejected=True`` returns a tuple: the result, then the late records (the input rows too late for
+    every window), then the rejected ones (Rows ``(reason, record)``: a null key or time, a NaN, a
+    value a function refuses), in that order. ``cache_max_keys``: keys per subtask whose aggregators
+    stay on the heap (default 100,000); the others are rebuilt from keyed state at their next record
+    or timer, with the same results.
     """
     from pyflink.datastream import DataStream
 
@@ -143,9 +146,12 @@ def aggregate(stream: Any, query: Any, *, late: bool = False, cache_max_keys: in
         options = _call(_swag_class("io.swag.flink.SwagFlinkOptions").defaults().withCacheMaxKeys, int(cache_max_keys))
         j_out = _call(sw.aggregate, j_in, _query_json(query), options)
     result = DataStream(sw.plainColumns(j_out))
+    sides = []
     if late:
-        return result, DataStream(sw.lateRecords(j_out, j_in))
-    return result
+        sides.append(DataStream(sw.lateRecords(j_out, j_in)))
+    if rejected:
+        sides.append(DataStream(sw.rejectedRecords(j_out, j_in)))
+    return (result, *sides) if sides else result
 
 
 def executed_plans(job_result: Any, operator_name: str = DEFAULT_OPERATOR_NAME) -> list[dict[str, Any]]:
@@ -165,14 +171,25 @@ def stream_env(stream: Any) -> Any:
     return StreamExecutionEnvironment(stream._j_data_stream.getExecutionEnvironment())
 
 
-def aggregate_table(t_env: Any, table: Any, query: Any) -> Any:
+def aggregate_table(t_env: Any, table: Any, query: Any, *, late: bool = False, rejected: bool = False) -> Any:
     """Runs ``query`` on ``table`` (with a watermark on the query's time column) of a
-    ``StreamTableEnvironment``; returns a ``Table``."""
+    ``StreamTableEnvironment``; returns a ``Table``. With ``late=True`` and/or ``rejected=True``
+    returns a tuple: the result, then a Table of the late records (the input's columns), then one of
+    the rejected records (``reason``, then the input's columns; ``swag_reason`` if the input has a
+    column ``reason``), in that order."""
     from pyflink.table import Table
 
     _add_jar_table(t_env)
-    j_table = _call(_swag_class("io.swag.flink.SwagTables").aggregate, t_env._j_tenv, table._j_table, _query_json(query))
-    return Table(j_table, t_env)
+    st = _swag_class("io.swag.flink.SwagTables")
+    options = _swag_class("io.swag.flink.SwagFlinkOptions").defaults()
+    tables = _call(st.aggregateWithSides, t_env._j_tenv, table._j_table, _query_json(query), options)
+    result = Table(tables[0], t_env)
+    sides = []
+    if late:
+        sides.append(Table(tables[1], t_env))
+    if rejected:
+        sides.append(Table(tables[2], t_env))
+    return (result, *sides) if sides else result
 
 
 def register_functions(t_env: Any) -> list[str]:

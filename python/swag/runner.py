@@ -120,12 +120,10 @@ def _time(v: Any, column: str) -> Any:
             return to_time_ms(datetime.fromisoformat(v.strip()))
         except ValueError:
             pass
-    text = repr(v)
+    text = f'"{v}"' if isinstance(v, str) else f"{type(v).__name__} {v!r}"  # as Java's RowContract.badTime
     if len(text) > 60:
         text = text[:57] + "..."
-    raise _Unconvertible(
-        f"time column '{column}': unparsable time {type(v).__name__} {text} (epoch ms, a datetime or ISO-8601)"
-    )
+    raise _Unconvertible(f"time column '{column}': unparsable time {text} (epoch ms, a timestamp or an ISO-8601 string)")
 
 
 def _rows_from_java(rows: Any) -> list[dict[str, Any]]:

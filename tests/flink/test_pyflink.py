@@ -188,6 +188,43 @@ def test_aggregate_late_output(env: StreamExecutionEnvironment) -> None:  # (env
     assert sorted(tuple(d[c] for c in NAMES) for d in ref.late) == sorted(lates)
 
 
+def _bad_rows() -> tuple[list[tuple[Any, int, float]], list[tuple[str, tuple]]]:
+    """A stream with a null key and a NaN value inside, and what the local executor rejects of it:
+    (reason, (k, ts, v)) with NaN written as the string 'nan' (NaN != NaN)."""
+    rows: list[tuple[Any, int, float]] = list(_rows(120))
+    rows = rows[:30] + [(None, rows[30][1], 1.0), ("k1", rows[40][1], float("nan"))] + rows[30:]
+    ref = swag.run(_query(), [dict(zip(NAMES, r)) for r in rows])
+    want = sorted((d["reason"], _plain(tuple(d["record"][c] for c in NAMES))) for d in ref.rejected)
+    assert len(want) == 2, want
+    return rows, want
+
+
+def _plain(record: tuple) -> tuple:
+    return tuple("nan" if isinstance(x, float) and x != x else x for x in record)
+
+
+def test_aggregate_rejected_output_equals_the_local_executor(env: StreamExecutionEnvironment) -> None:
+    rows, want = _bad_rows()
+    out, rejected = swag.flink.aggregate(_stream(env, rows), _query(), rejected=True)
+    with rejected.execute_and_collect() as it:
+        got = sorted((r[0], _plain(tuple(r[1]))) for r in it)
+    assert got == want
+
+
+def test_aggregate_table_late_and_rejected_tables(env: StreamExecutionEnvironment) -> None:
+    rows, want = _bad_rows()
+    t_env, table = _table(env, rows)
+    q = swag.Query(key="k", time="rt").window(500, slide=100, top=swag.max("v"), n=swag.count(), s=swag.sum("v"))
+    res, late, rejected = swag.flink.aggregate_table(t_env, table, q, late=True, rejected=True)
+    assert late.get_schema().get_field_names() == ["k", "ts", "v", "rt"]
+    assert rejected.get_schema().get_field_names() == ["reason", "k", "ts", "v", "rt"]
+    with swag.flink.execute(t_env, rejected).collect() as it:
+        got = sorted((r[0], _plain((r[1], r[2], r[3]))) for r in it)
+    assert got == want
+    with swag.flink.execute(t_env, late).collect() as it:
+        assert list(it) == []  # in order: nothing late
+
+
 def test_stream_without_watermarks_is_an_error(env: StreamExecutionEnvironment) -> None:
     ds = env.from_collection([Row(*r) for r in _rows(5)], type_info=Types.ROW_NAMED(NAMES, TYPES))
     with pytest.raises(swag.InvalidQueryError, match="no watermarks"):

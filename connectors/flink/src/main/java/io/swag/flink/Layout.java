@@ -4,11 +4,9 @@ import io.swag.core.plan.AggregateSpec;
 import io.swag.core.plan.GroupPlan;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.RowContract;
 import io.swag.core.plan.WindowSpec;
 import java.io.Serializable;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,6 +33,10 @@ public final class Layout implements Serializable {
   final int timeIdx;
   /** Index of the time column in the used-column rows. */
   final int timeSlot;
+  /** Indices of the key columns and of the columns aggregates read, in the used-column rows. */
+  final int[] keySlots;
+  final int[] valueSlots;
+  private final long[] timeOut = new long[1]; // the time RowContract.check parsed
   final int arity;
   /** [time group][window in group] -> output positions of the window's aggregates. */
   final int[][][] timePos;
@@ -71,6 +73,16 @@ public final class Layout implements Serializable {
       usedIdx[i] = byName.get(used.get(i));
     }
     timeSlot = spec.time() == null ? -1 : used.indexOf(spec.time());
+    keySlots = spec.key().stream().mapToInt(used::indexOf).toArray();
+    List<Integer> vals = new ArrayList<>();
+    for (WindowSpec w : spec.windows()) {
+      for (AggregateSpec a : w.aggregates()) {
+        if (a.column() != null && !vals.contains(used.indexOf(a.column()))) {
+          vals.add(used.indexOf(a.column()));
+        }
+      }
+    }
+    valueSlots = vals.stream().mapToInt(Integer::intValue).toArray();
     List<String> out = outputNames(spec);
     arity = out.size();
     List<int[][]> tp = new ArrayList<>();
@@ -129,7 +141,7 @@ public final class Layout implements Serializable {
    * The values of the used columns of an input row (a new array: the core keeps it), normalized to
    * the types the core and the checkpoint codec take: times (Instant, LocalDateTime, Date) as epoch
    * ms, integers as Long, BigDecimal and Float as Double. The time column is left as given (checked
-   * and parsed by {@link #checkKeyAndTime} and {@link #time}).
+   * and parsed by {@link #check}).
    */
   Object[] values(Row in) {
     Object[] row = new Object[usedIdx.length];
@@ -151,9 +163,11 @@ public final class Layout implements Serializable {
     if (v instanceof Float || v instanceof java.math.BigDecimal) {
       return ((Number) v).doubleValue();
     }
-    long t = parseTime(v);
-    if (t != Long.MIN_VALUE) {
-      return t;
+    if (v instanceof java.time.temporal.Temporal || v instanceof java.util.Date) {
+      Long t = RowContract.parseTime(v);
+      if (t != null) {
+        return t;
+      }
     }
     return v;
   }
@@ -166,50 +180,22 @@ public final class Layout implements Serializable {
     return v;
   }
 
-  /** Why the row's key or time is unusable, or null if both are fine. */
-  String checkKeyAndTime(Object[] row) {
-    for (int i = 0; i < keyIdx.length; i++) {
-      if (row[i] == null) {
-        return "key column '" + spec.key().get(i) + "' is null";
-      }
+  /**
+   * Why the row (used columns, from {@link #values}) is rejected ({@link RowContract}: a null key, a
+   * null or unparsable time, a NaN an aggregate reads), or null; a good row's time becomes its epoch
+   * ms in place (so rows hold no Instant).
+   */
+  String check(Object[] row) {
+    String bad = RowContract.check(row, keySlots, spec.key(), timeSlot, spec.time(), valueSlots, used, timeOut);
+    if (bad == null && timeSlot >= 0) {
+      row[timeSlot] = timeOut[0];
     }
-    if (timeSlot >= 0) {
-      Object v = row[timeSlot];
-      if (v == null) {
-        return "time column '" + spec.time() + "' is null";
-      }
-      if (parseTime(v) == Long.MIN_VALUE) {
-        return "time column '" + spec.time() + "': not a time: " + v + " (" + v.getClass().getSimpleName()
-            + "; expected epoch ms as BIGINT/INT, Instant, LocalDateTime or Timestamp)";
-      }
-    }
-    return null;
+    return bad;
   }
 
-  /** The row's time (epoch ms); replaces the time value in the row by it (so rows hold no Instant). */
+  /** The time of a row that passed {@link #check} (epoch ms; 0 without a time column). */
   long time(Object[] row) {
-    if (timeSlot < 0) {
-      return 0;
-    }
-    long t = parseTime(row[timeSlot]);
-    row[timeSlot] = t;
-    return t;
-  }
-
-  static long parseTime(Object v) {
-    if (v instanceof Long || v instanceof Integer || v instanceof Short) {
-      return ((Number) v).longValue();
-    }
-    if (v instanceof Instant i) {
-      return i.toEpochMilli();
-    }
-    if (v instanceof LocalDateTime l) {
-      return l.toInstant(ZoneOffset.UTC).toEpochMilli();
-    }
-    if (v instanceof java.util.Date d) {
-      return d.getTime();
-    }
-    return Long.MIN_VALUE;
+    return timeSlot < 0 ? 0 : (Long) row[timeSlot];
   }
 
   Row outputRow(Object[] keyValues, int group, int window, long start, long end, Object[] values) {

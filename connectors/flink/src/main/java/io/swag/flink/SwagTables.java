@@ -28,6 +28,16 @@ public final class SwagTables {
 
   public static Table aggregate(StreamTableEnvironment tEnv, Table table, String queryOrPlanJson,
       SwagFlinkOptions options) {
+    return aggregateWithSides(tEnv, table, queryOrPlanJson, options)[0];
+  }
+
+  /**
+   * {@link #aggregate} and what it did not aggregate, as three tables: the result; the late records
+   * (the input's columns); the rejected records ({@code reason}, then the input's columns; the reason
+   * column is {@code swag_reason} if the input has a column {@code reason}).
+   */
+  public static Table[] aggregateWithSides(StreamTableEnvironment tEnv, Table table, String queryOrPlanJson,
+      SwagFlinkOptions options) {
     ResolvedSchema schema = table.getResolvedSchema();
     List<Column> cols = schema.getColumns();
     String[] names = new String[cols.size()];
@@ -52,11 +62,44 @@ public final class SwagTables {
       }
     }
     DataStream<Row> rows = tEnv.toDataStream(table).map(new Positional(names)).returns(rt).name("swag-input");
-    DataStream<Row> out = PlainColumns.apply(SwagWindows.aggregate(rows, plan, options, false));
-    return tEnv.fromDataStream(out, Schema.newBuilder()
+    var result = SwagWindows.aggregate(rows, plan, options, false);
+    DataStream<Row> out = PlainColumns.apply(result);
+    Table main = tEnv.fromDataStream(out, Schema.newBuilder()
         .columnByMetadata("rowtime", "TIMESTAMP_LTZ(3)")
         .watermark("rowtime", "SOURCE_WATERMARK()")
         .build());
+    Table late = tEnv.fromDataStream(SwagWindows.lateRecords(result, rows));
+    String reason = List.of(names).contains("reason") ? "swag_reason" : "reason";
+    TypeInformation<?>[] flatTypes = new TypeInformation<?>[names.length + 1];
+    String[] flatNames = new String[names.length + 1];
+    flatTypes[0] = Types.STRING;
+    flatNames[0] = reason;
+    System.arraycopy(types, 0, flatTypes, 1, names.length);
+    System.arraycopy(names, 0, flatNames, 1, names.length);
+    DataStream<Row> rejected = SwagWindows.rejectedRecords(result, rows).map(new Flatten(names.length))
+        .returns(new RowTypeInfo(flatTypes, flatNames)).name("swag-rejected-rows");
+    return new Table[] {main, late, tEnv.fromDataStream(rejected)};
+  }
+
+  /** A rejected row (reason, record) to (reason, the record's fields...). */
+  static final class Flatten implements org.apache.flink.api.common.functions.MapFunction<Row, Row> {
+    private static final long serialVersionUID = 1L;
+    private final int fields;
+
+    Flatten(int fields) {
+      this.fields = fields;
+    }
+
+    @Override
+    public Row map(Row r) {
+      Row o = new Row(fields + 1);
+      o.setField(0, r.getField(0));
+      Row rec = (Row) r.getField(1);
+      for (int i = 0; i < fields; i++) {
+        o.setField(i + 1, rec.getField(i));
+      }
+      return o;
+    }
   }
 
   static TypeInformation<?> typeOf(String column, LogicalType t) {

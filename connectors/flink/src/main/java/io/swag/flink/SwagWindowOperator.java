@@ -363,7 +363,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     Row in = element.getValue();
     Object[] row = layout.values(in);
     Object key = getCurrentKey();
-    String bad = layout.checkKeyAndTime(row);
+    String bad = layout.check(row);
     if (bad != null) {
       reject(element, bad);
       return;

@@ -332,6 +332,14 @@ public final class SwagWindows {
     return result.getSideOutput(lateTag(input.getType()));
   }
 
+  /**
+   * The rejected records of {@code result} (from {@link #aggregate}): rows (reason, record), the
+   * record as {@code input} typed it.
+   */
+  public static DataStream<Row> rejectedRecords(SingleOutputStreamOperator<Row> result, DataStream<Row> input) {
+    return result.getSideOutput(rejectedTag(input.getType()));
+  }
+
   /** The Flink type of an aggregate's result. */
   static TypeInformation<?> resultType(AggregateSpec a) {
     String f = a.function().toLowerCase(Locale.ROOT);

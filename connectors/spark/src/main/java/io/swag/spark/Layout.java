@@ -2,6 +2,7 @@ package io.swag.spark;
 
 import io.swag.core.plan.AggregateSpec;
 import io.swag.core.plan.LocalExecutor;
+import io.swag.core.plan.RowContract;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.WindowGroup;
 import io.swag.core.plan.WindowSpec;
@@ -210,7 +211,7 @@ final class Layout implements Serializable {
 
   /** Epoch ms of the time cell, or null if null / not a time. */
   Long time(Object v) {
-    return v == null ? null : LocalExecutor.parseTime(toSwag(v));
+    return v == null ? null : RowContract.parseTime(toSwag(v));
   }
 
   Object sparkTime(long ms) {
@@ -282,13 +283,12 @@ final class Layout implements Serializable {
     Object tv = in.get(timeIdx);
     Long t = time(tv);
     if (t == null) {
-      return tv == null ? "time column '" + columns.get(timeIdx) + "' is null"
-          : "time column '" + columns.get(timeIdx) + "': unparsable time " + tv;
+      return RowContract.badTime(columns.get(timeIdx), tv);
     }
     out[timeIdx] = t;
     for (int i = keys; i < out.length; i++) {
-      if (i != timeIdx && out[i] instanceof Double d && d.isNaN()) {
-        return "column '" + columns.get(i) + "' is NaN";
+      if (i != timeIdx && RowContract.isNaN(out[i])) {
+        return RowContract.nan(columns.get(i));
       }
     }
     return null;
@@ -298,7 +298,7 @@ final class Layout implements Serializable {
   String nullKey(Row key) {
     for (int i = 0; i < keys; i++) {
       if (key.isNullAt(i)) {
-        return "key column '" + columns.get(i) + "' is null";
+        return RowContract.nullKey(columns.get(i));
       }
     }
     return null;

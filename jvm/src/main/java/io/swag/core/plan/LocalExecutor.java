@@ -1,13 +1,7 @@
 package io.swag.core.plan;
 
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Date;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +44,7 @@ public final class LocalExecutor {
   private long lateCount;
   private long rejectedCount;
   private long arrivals;
+  private final long[] timeOut = new long[1]; // the time RowContract.check parsed
   private long watermark = Long.MIN_VALUE;
 
   /** For {@link #process(Map)}: the row layout is the columns the query uses. */
@@ -148,31 +143,13 @@ public final class LocalExecutor {
     Object[] keyValues = new Object[keyIdx.length];
     for (int i = 0; i < keyIdx.length; i++) {
       keyValues[i] = row[keyIdx[i]];
-      if (keyValues[i] == null) {
-        reject(row, original, "key column '" + spec.key().get(i) + "' is null");
-        return;
-      }
     }
-    long t;
-    if (timeIdx < 0) {
-      t = arrivals;
-    } else {
-      Object tv = row[timeIdx];
-      Long parsed = parseTime(tv);
-      if (parsed == null) {
-        reject(row, original, tv == null ? "time column '" + spec.time() + "' is null"
-            : "time column '" + spec.time() + "': unparsable time " + io.swag.core.Inputs.describe(tv));
-        return;
-      }
-      t = parsed;
+    String bad = RowContract.check(row, keyIdx, spec.key(), timeIdx, spec.time(), valueIdx, columnOrder, timeOut);
+    if (bad != null) {
+      reject(row, original, bad);
+      return;
     }
-    for (int c : valueIdx) {
-      Object v = row[c];
-      if ((v instanceof Double d && d.isNaN()) || (v instanceof Float f && f.isNaN())) {
-        reject(row, original, "column '" + columnOrder.get(c) + "' is NaN");
-        return;
-      }
-    }
+    long t = timeIdx < 0 ? arrivals : timeOut[0];
     boolean[] accepted = new boolean[groups.size()];
     boolean any = false;
     for (int g = 0; g < groups.size(); g++) {
@@ -226,56 +203,6 @@ public final class LocalExecutor {
     r.put("record", original != null ? original : asMap(row));
     r.put("reason", reason);
     rejected.add(r);
-  }
-
-  /** Epoch ms of a time value, or null if it is null or not a time. */
-  public static Long parseTime(Object v) {
-    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
-      return ((Number) v).longValue();
-    }
-    if (v instanceof Double || v instanceof Float) {
-      double d = ((Number) v).doubleValue();
-      return d == Math.rint(d) && Math.abs(d) < 9.0e18 ? (long) d : null;
-    }
-    if (v instanceof Instant i) {
-      return i.toEpochMilli();
-    }
-    if (v instanceof Date d) {
-      return d.getTime();
-    }
-    if (v instanceof OffsetDateTime o) {
-      return o.toInstant().toEpochMilli();
-    }
-    if (v instanceof ZonedDateTime z) {
-      return z.toInstant().toEpochMilli();
-    }
-    if (v instanceof LocalDateTime l) {
-      return l.toInstant(ZoneOffset.UTC).toEpochMilli();
-    }
-    if (v instanceof String s) {
-      String x = s.trim();
-      try {
-        return Long.parseLong(x);
-      } catch (NumberFormatException e) {
-        // try ISO forms
-      }
-      try {
-        return Instant.parse(x).toEpochMilli();
-      } catch (RuntimeException e) {
-        // next
-      }
-      try {
-        return OffsetDateTime.parse(x).toInstant().toEpochMilli();
-      } catch (RuntimeException e) {
-        // next
-      }
-      try {
-        return LocalDateTime.parse(x.replace(' ', 'T')).toInstant(ZoneOffset.UTC).toEpochMilli();
-      } catch (RuntimeException e) {
-        return null;
-      }
-    }
-    return null;
   }
 
   /**

@@ -69,7 +69,8 @@ class ExecutorEdgeTest {
     }
     assertEquals("key column 'k' is null", reasons.get(0));
     assertEquals("time column 't' is null", reasons.get(1));
-    assertEquals("time column 't': unparsable time \"soon\"", reasons.get(2));
+    assertEquals("time column 't': unparsable time \"soon\" (epoch ms, a timestamp or an ISO-8601 string)",
+        reasons.get(2));
     assertEquals("column 'v' is NaN", reasons.get(3));
     assertTrue(reasons.get(4).contains("max") && reasons.get(4).contains("text"), reasons.get(4));
     ex.finish();
@@ -131,12 +132,12 @@ class ExecutorEdgeTest {
     assertEquals(List.of(3L, 4L, 5L), rows.get(1).get("c"));
     ex.finish();
     assertEquals(List.of(6L), ex.takeRows().get(0).get("c"));
-    assertEquals(1_000L, LocalExecutor.parseTime(Instant.ofEpochMilli(1000)));
-    assertEquals(1_000L, LocalExecutor.parseTime("1970-01-01T00:00:01Z"));
-    assertEquals(1_000L, LocalExecutor.parseTime("1970-01-01 00:00:01"));
-    assertEquals(1_000L, LocalExecutor.parseTime(1000.0));
-    assertEquals(null, LocalExecutor.parseTime(1000.5));
-    assertEquals(null, LocalExecutor.parseTime(List.of()));
+    assertEquals(1_000L, RowContract.parseTime(Instant.ofEpochMilli(1000)));
+    assertEquals(1_000L, RowContract.parseTime("1970-01-01T00:00:01Z"));
+    assertEquals(1_000L, RowContract.parseTime("1970-01-01 00:00:01"));
+    assertEquals(1_000L, RowContract.parseTime(1000.0));
+    assertEquals(null, RowContract.parseTime(1000.5));
+    assertEquals(null, RowContract.parseTime(List.of()));
   }
 
   @Test

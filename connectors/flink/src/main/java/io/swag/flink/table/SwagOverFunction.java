@@ -3,6 +3,7 @@ package io.swag.flink.table;
 import io.swag.core.Swag;
 import io.swag.core.fifo.FifoBase;
 import io.swag.core.fn.Functions;
+import io.swag.core.plan.RowContract;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.table.functions.AggregateFunction;
@@ -13,7 +14,10 @@ import org.apache.flink.table.functions.FunctionContext;
  * ({@code ROWS/RANGE BETWEEN ... PRECEDING AND CURRENT ROW}), backed by an in-order aggregator:
  * Flink retracts the rows that leave the frame, and retracting the oldest row is O(1) for every
  * function, where Flink's built-in MAX/MIN/FIRST_VALUE... with retraction scan a map view. Null
- * inputs are ignored (like the built-ins). Registered by {@link SwagFunctions#register}.
+ * inputs are ignored (like the built-ins). A refused value (NaN, {@link RowContract}) is ignored too
+ * (and so is its retraction) and counted by the metric {@value #REJECTED_METRIC}, unless the job
+ * parameter {@value #ON_ERROR_PARAM} is {@code fail}: then it fails the job with the reason.
+ * Registered by {@link SwagFunctions#register}.
  *
  * <p>State: the frame's values in a state-backed map view of the accumulator
  * ({@link OverAccumulator}): one put per row and one remove per retraction on every backend. The
@@ -27,10 +31,16 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   /** The job parameter bounding the keys whose OVER frames stay on the heap, per function and task. */
   public static final String CACHE_PARAM = "swag.over.cache-max-keys";
   public static final int DEFAULT_CACHE_KEYS = 10_000;
+  /** The job parameter choosing what a refused value does: {@code reject} (default: ignored, counted) or {@code fail}. */
+  public static final String ON_ERROR_PARAM = "swag.on-error";
+  /** The counter of refused values ignored. */
+  public static final String REJECTED_METRIC = "swagRejectedValues";
   static final String ALGORITHM = "daba_lite";
   private final String function;
   private transient TokenCache<OverFrame> frames;
   private transient OverFrame last;
+  private transient boolean failOnError;
+  private transient org.apache.flink.metrics.Counter rejected;
 
   protected SwagOverFunction(String function) {
     this.function = function;
@@ -41,6 +51,30 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
     super.open(context);
     frames = new TokenCache<>(TokenCache.maxKeys(context, CACHE_PARAM, DEFAULT_CACHE_KEYS, "swag_" + function));
     last = null;
+    failOnError = failOnError(context, "swag_" + function);
+    rejected = context.getMetricGroup().counter(REJECTED_METRIC);
+  }
+
+  /** The job parameter {@value #ON_ERROR_PARAM}: true for {@code fail}; a value other than fail/reject is an error. */
+  static boolean failOnError(FunctionContext context, String function) {
+    String v = context.getJobParameter(ON_ERROR_PARAM, "reject").trim().toLowerCase(java.util.Locale.ROOT);
+    if (!v.equals("reject") && !v.equals("fail")) {
+      throw new IllegalArgumentException(function + ": job parameter " + ON_ERROR_PARAM + " must be 'reject' or 'fail', got '"
+          + v + "'");
+    }
+    return v.equals("fail");
+  }
+
+  /** Whether {@code v} is refused (then ignored and counted, or the job fails); the same answer at retraction. */
+  private boolean refused(Object v) {
+    if (!RowContract.isNaN(v)) {
+      return false;
+    }
+    if (failOnError) {
+      throw new IllegalArgumentException("swag_" + function + ": the argument is NaN (job parameter " + ON_ERROR_PARAM
+          + " = fail)");
+    }
+    return true;
   }
 
   private TokenCache<OverFrame> frames() {
@@ -110,6 +144,12 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
     if (v == null) {
       return;
     }
+    if (refused(v)) {
+      if (rejected != null) {
+        rejected.inc();
+      }
+      return;
+    }
     OverFrame f = frame(acc);
     try {
       if (v instanceof Double d) {
@@ -130,8 +170,8 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   }
 
   void remove(A acc, Object v) {
-    if (v == null) {
-      return;
+    if (v == null || RowContract.isNaN(v)) {
+      return; // never added
     }
     OverFrame f = frame(acc);
     if (f.values.isEmpty()) {

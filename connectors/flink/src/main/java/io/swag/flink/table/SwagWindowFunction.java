@@ -7,6 +7,7 @@ import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
 import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.RowContract;
 import io.swag.core.plan.StoredWindows;
 import io.swag.core.plan.WindowGroup;
 import io.swag.core.plan.WindowSpec;
@@ -47,7 +48,12 @@ import org.slf4j.LoggerFactory;
  * the DataStream operator (docs/query-spec.md): windows fire when the watermark passes their end,
  * updated rows for records within the allowed lateness. A record too late for every window is not
  * dropped: it is emitted as a row with {@code window = 'late'} and {@code window_start = window_end = }
- * its time. Count windows are not supported here (use the DataStream API).
+ * its time. Neither is a record with a refused value (a NaN an aggregate reads, a value a function
+ * refuses): a row with {@code window = 'rejected'}, its time, and the reason ({@code reason}, null
+ * in the other rows; the reasons of {@link RowContract} and the functions, as on every engine path);
+ * the job parameter {@value SwagOverFunction#ON_ERROR_PARAM}{@code = fail} makes it fail the job
+ * instead. Counted by the metrics {@code swagLateRecords} and {@code swagRejectedRecords}. Count
+ * windows are not supported here (use the DataStream API).
  *
  * <p>State, written through on every call (a process table function has no checkpoint hook), per
  * partition as the DataStream operator keeps a key ({@link StoredWindows}, groups made by
@@ -68,7 +74,7 @@ import org.slf4j.LoggerFactory;
  * record.
  */
 @FunctionHint(output = @DataTypeHint(
-    "ROW<`window` STRING, window_start BIGINT, window_end BIGINT, aggregates MAP<STRING, DOUBLE>>"))
+    "ROW<`window` STRING, window_start BIGINT, window_end BIGINT, aggregates MAP<STRING, DOUBLE>, reason STRING>"))
 public class SwagWindowFunction extends ProcessTableFunction<Row> {
   private static final long serialVersionUID = 1L;
   /** The metric (a string gauge) with the executed plan's read-back. */
@@ -299,6 +305,9 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
   private transient byte[] emptyMetas; // the meta of a partition that has only slices written by the cold path
   /** The executed plan of the compiled query as JSON, for the gauge (set where a query is compiled). */
   private transient volatile String executedJson;
+  private transient org.apache.flink.metrics.Counter lateRecords;
+  private transient org.apache.flink.metrics.Counter rejectedRecords;
+  private transient boolean failOnError;
 
   @Override
   public void open(FunctionContext context) throws Exception {
@@ -306,6 +315,9 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     cache = new TokenCache<>(TokenCache.maxKeys(context, CACHE_PARAM, DEFAULT_CACHE_KEYS, "swag_window"));
     executedJson = "";
     context.getMetricGroup().gauge(PLAN_METRIC, () -> executedJson);
+    lateRecords = context.getMetricGroup().counter("swagLateRecords");
+    rejectedRecords = context.getMetricGroup().counter("swagRejectedRecords");
+    failOnError = SwagOverFunction.failOnError(context, "swag_window");
   }
 
   /** Makes {@code c} the instance's query: its output callbacks, entry stores and plan gauge. */
@@ -348,6 +360,8 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     }
     if (cache == null) { // used without open (a test harness)
       cache = new TokenCache<>(DEFAULT_CACHE_KEYS);
+      lateRecords = new org.apache.flink.metrics.SimpleCounter();
+      rejectedRecords = new org.apache.flink.metrics.SimpleCounter();
     }
     executedJson = c.executed.toJson();
     LOG.info("swag_window: {}", c.executed.describe());
@@ -379,7 +393,8 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       }
     }
     if (first < 0) {
-      collect(Row.of("late", t, t, Map.of()));
+      lateRecords.inc();
+      collect(Row.of("late", t, t, Map.of(), null));
       return;
     }
     Object[] row = new Object[c.used.size()];
@@ -389,10 +404,25 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       row[i] = io.swag.flink.Layout.normalize(named ? input.getField(c.columns.get(j)) : input.getField(j));
     }
     row[0] = t; // the time column is the first used column (no key columns)
-    for (int g = first + 1; g < accepted.length; g++) {
-      if (accepted[g]) {
-        c.groups.get(g).check(row, t);
+    try {
+      for (int i = 1; i < row.length; i++) {
+        if (RowContract.isNaN(row[i])) {
+          throw new IllegalArgumentException(RowContract.nan(c.used.get(i)));
+        }
       }
+      for (int g = first; g < accepted.length; g++) {
+        if (accepted[g]) {
+          c.groups.get(g).check(row, t);
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      if (failOnError) {
+        throw new IllegalArgumentException("swag_window: " + e.getMessage() + " (job parameter "
+            + SwagOverFunction.ON_ERROR_PARAM + " = fail)", e);
+      }
+      rejectedRecords.inc();
+      collect(Row.of("rejected", t, t, Map.of(), e.getMessage()));
+      return;
     }
     boolean fresh = meta.token == 0;
     if (cold != null && cache.full() && (fresh || cache.get(meta.token) == null)
@@ -431,7 +461,6 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
         fire = Math.min(fire, f);
       }
     }
-    c.groups.get(first).check(row, t); // the other accepting groups were checked by the caller
     if (meta.token == 0) {
       meta.token = cache.newToken();
       state.put(QUERY_ENTRY, c.text);
@@ -539,7 +568,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
         }
         m.put(names[j], v == null ? null : ((Number) v).doubleValue());
       }
-      collect(Row.of(c.names[g][window], start, end, m));
+      collect(Row.of(c.names[g][window], start, end, m, null));
     };
   }
 

@@ -96,4 +96,66 @@ class OverFunctionsTest {
     assertTrue(nonNullMax > 3000);
     assertTrue(stddevCompared > 3000, "stddev compared on " + stddevCompared + " rows");
   }
+
+  /**
+   * A NaN argument is ignored like a null (and so is its retraction), and counted; the built-ins run
+   * on the same rows with null where the NaN was. With the job parameter swag.on-error = fail the job
+   * fails naming the function.
+   */
+  @org.junit.jupiter.api.Test
+  void aNaNArgumentIsIgnoredLikeANullUnlessTheJobAsksToFail() throws Exception {
+    List<Row> withNaN = new ArrayList<>();
+    List<Row> withNull = new ArrayList<>();
+    int nans = 0;
+    for (Row r : rows(43, 3000)) {
+      Row a = Row.copy(r);
+      Row b = Row.copy(r);
+      if (((Long) r.getField(3)) % 11 == 0 && r.getField(2) != null) {
+        a.setField(2, Double.NaN);
+        b.setField(2, null);
+        nans++;
+      }
+      withNaN.add(a);
+      withNull.add(b);
+    }
+    assertTrue(nans > 100, "NaN rows: " + nans);
+    String w = " FROM t WINDOW w AS (PARTITION BY k ORDER BY ts ROWS BETWEEN 7 PRECEDING AND CURRENT ROW)";
+    java.util.Map<String, List<String>> swag = overRows(withNaN, "SELECT k, swag_max(v) OVER w, swag_min(v) OVER w, "
+        + "swag_first(v) OVER w, swag_last(v) OVER w" + w, java.util.Map.of());
+    java.util.Map<String, List<String>> builtin = overRows(withNull, "SELECT k, MAX(v) OVER w, MIN(v) OVER w, "
+        + "FIRST_VALUE(v) OVER w, LAST_VALUE(v) OVER w" + w, java.util.Map.of());
+    assertEquals(builtin, swag);
+    Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> overRows(withNaN,
+        "SELECT k, swag_max(v) OVER w" + w, java.util.Map.of(SwagOverFunction.ON_ERROR_PARAM, "fail")));
+    Throwable c = e;
+    while (c.getCause() != null && !String.valueOf(c.getMessage()).contains("is NaN")) {
+      c = c.getCause();
+    }
+    assertTrue(String.valueOf(c.getMessage()).contains("swag_max: the argument is NaN"), String.valueOf(c));
+  }
+
+  /** Per key, the result rows in order (columns after the key as text). */
+  private static java.util.Map<String, List<String>> overRows(List<Row> rows, String sql,
+      java.util.Map<String, String> params) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    StreamTableEnvironment tEnv = StreamTableEnvironment.create(env);
+    if (!params.isEmpty()) {
+      tEnv.getConfig().set(org.apache.flink.configuration.PipelineOptions.GLOBAL_JOB_PARAMETERS, params);
+    }
+    SwagFunctions.register(tEnv);
+    tEnv.createTemporaryView("t", table(tEnv, env.fromData(rows, TYPE)));
+    java.util.Map<String, List<String>> out = new java.util.TreeMap<>();
+    try (CloseableIterator<Row> it = tEnv.sqlQuery(sql).execute().collect()) {
+      while (it.hasNext()) {
+        Row r = it.next();
+        StringBuilder b = new StringBuilder();
+        for (int i = 1; i < r.getArity(); i++) {
+          b.append(r.getField(i)).append(',');
+        }
+        out.computeIfAbsent((String) r.getField(0), k -> new ArrayList<>()).add(b.toString());
+      }
+    }
+    return out;
+  }
 }

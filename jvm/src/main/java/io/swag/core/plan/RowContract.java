@@ -1,0 +1,140 @@
+package io.swag.core.plan;
+
+import io.swag.core.Inputs;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.Date;
+import java.util.List;
+
+/**
+ * The rules every engine applies to an input row before its windows see it, in one place: the one
+ * time parser ({@link #parseTime}) and the checks, in this order, with their reasons (the text a
+ * rejected record carries on every engine path):
+ * <ol>
+ *   <li>a null key column: {@code key column 'k' is null};</li>
+ *   <li>a null time: {@code time column 't' is null}; a value that is not a time:
+ *       {@code time column 't': unparsable time <value> (...)};</li>
+ *   <li>a NaN in a column an aggregate reads: {@code column 'v' is NaN};</li>
+ * </ol>
+ * then each function's own check of its input (its {@code IllegalArgumentException} message), and
+ * lateness. Engines keep only their type mapping (to the values {@link #parseTime} and the functions
+ * take) and row building.
+ *
+ * <p>Times: epoch milliseconds as an integral number (also an integral {@code double}, as JSON and
+ * pandas give them), {@link Instant}, {@link Date} (and {@code java.sql.Timestamp}),
+ * {@link OffsetDateTime}, {@link ZonedDateTime}, {@link LocalDateTime} (taken as UTC), or a string
+ * of one of these: digits (epoch ms), ISO-8601 with an offset or {@code Z}, or a local date-time
+ * ({@code 2024-01-31T12:00:00}, a space instead of {@code T} too; taken as UTC).
+ */
+public final class RowContract {
+  private RowContract() {}
+
+  /** Epoch ms of a time value, or null if it is null or not a time (see the class comment). */
+  public static Long parseTime(Object v) {
+    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      return ((Number) v).longValue();
+    }
+    if (v instanceof Double || v instanceof Float) {
+      double d = ((Number) v).doubleValue();
+      return d == Math.rint(d) && Math.abs(d) < 9.0e18 ? (long) d : null;
+    }
+    if (v instanceof Instant i) {
+      return i.toEpochMilli();
+    }
+    if (v instanceof Date d) {
+      return d.getTime();
+    }
+    if (v instanceof OffsetDateTime o) {
+      return o.toInstant().toEpochMilli();
+    }
+    if (v instanceof ZonedDateTime z) {
+      return z.toInstant().toEpochMilli();
+    }
+    if (v instanceof LocalDateTime l) {
+      return l.toInstant(ZoneOffset.UTC).toEpochMilli();
+    }
+    if (v instanceof String s) {
+      return parseTimeText(s.trim());
+    }
+    return null;
+  }
+
+  private static Long parseTimeText(String x) {
+    try {
+      return Long.parseLong(x);
+    } catch (NumberFormatException e) {
+      // an ISO form
+    }
+    try {
+      return Instant.parse(x).toEpochMilli();
+    } catch (RuntimeException e) {
+      // next form
+    }
+    try {
+      return OffsetDateTime.parse(x).toInstant().toEpochMilli();
+    } catch (RuntimeException e) {
+      // next form
+    }
+    try {
+      return LocalDateTime.parse(x.replace(' ', 'T')).toInstant(ZoneOffset.UTC).toEpochMilli();
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** The reason of a record whose key column {@code column} is null. */
+  public static String nullKey(String column) {
+    return "key column '" + column + "' is null";
+  }
+
+  /** The reason of a record whose time {@code value} (in column {@code column}) is null or not a time. */
+  public static String badTime(String column, Object value) {
+    if (value == null) {
+      return "time column '" + column + "' is null";
+    }
+    return "time column '" + column + "': unparsable time " + Inputs.describe(value)
+        + " (epoch ms, a timestamp or an ISO-8601 string)";
+  }
+
+  /** The reason of a record with a NaN in column {@code column}. */
+  public static String nan(String column) {
+    return "column '" + column + "' is NaN";
+  }
+
+  /** Whether {@code v} is a NaN (a {@code Double} or {@code Float}). */
+  public static boolean isNaN(Object v) {
+    return (v instanceof Double d && d.isNaN()) || (v instanceof Float f && f.isNaN());
+  }
+
+  /**
+   * The first reason {@code row} is rejected for, in the order of the class comment, or null: its
+   * key columns at {@code keyIdx} (named {@code keyNames}), its time at {@code timeIdx} (none if
+   * negative; the parsed time is stored into {@code times[0]}), the value columns at
+   * {@code valueIdx} (named by {@code columnNames} at the same index as in the row).
+   */
+  public static String check(Object[] row, int[] keyIdx, List<String> keyNames, int timeIdx, String timeName,
+      int[] valueIdx, List<String> columnNames, long[] times) {
+    for (int i = 0; i < keyIdx.length; i++) {
+      if (row[keyIdx[i]] == null) {
+        return nullKey(keyNames.get(i));
+      }
+    }
+    if (timeIdx >= 0) {
+      Object tv = row[timeIdx];
+      Long t = parseTime(tv);
+      if (t == null) {
+        return badTime(timeName, tv);
+      }
+      times[0] = t;
+    }
+    for (int c : valueIdx) {
+      if (isNaN(row[c])) {
+        return nan(columnNames.get(c));
+      }
+    }
+    return null;
+  }
+}
