@@ -68,8 +68,17 @@ public final class SwagTables {
         .columnByMetadata("rowtime", "TIMESTAMP_LTZ(3)")
         .watermark("rowtime", "SOURCE_WATERMARK()")
         .build());
-    Table late = tEnv.fromDataStream(SwagWindows.lateRecords(result, rows));
+    // the side tables keep the input's SQL types (a rowtime column as a plain timestamp)
+    Schema.Builder lateSchema = Schema.newBuilder();
+    Schema.Builder rejectedSchema = Schema.newBuilder();
     String reason = List.of(names).contains("reason") ? "swag_reason" : "reason";
+    rejectedSchema.column(reason, org.apache.flink.table.api.DataTypes.STRING());
+    for (Column col : cols) {
+      var type = org.apache.flink.table.types.utils.DataTypeUtils.removeTimeAttribute(col.getDataType());
+      lateSchema.column(col.getName(), type);
+      rejectedSchema.column(col.getName(), type);
+    }
+    Table late = tEnv.fromDataStream(SwagWindows.lateRecords(result, rows), lateSchema.build());
     TypeInformation<?>[] flatTypes = new TypeInformation<?>[names.length + 1];
     String[] flatNames = new String[names.length + 1];
     flatTypes[0] = Types.STRING;
@@ -78,7 +87,7 @@ public final class SwagTables {
     System.arraycopy(names, 0, flatNames, 1, names.length);
     DataStream<Row> rejected = SwagWindows.rejectedRecords(result, rows).map(new Flatten(names.length))
         .returns(new RowTypeInfo(flatTypes, flatNames)).name("swag-rejected-rows");
-    return new Table[] {main, late, tEnv.fromDataStream(rejected)};
+    return new Table[] {main, late, tEnv.fromDataStream(rejected, rejectedSchema.build())};
   }
 
   /** A rejected row (reason, record) to (reason, the record's fields...). */
