@@ -437,15 +437,9 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
    * Returns false (nothing changed) for a record that updates a fired window: the caller loads the key.
    */
   private boolean insertCold(StreamRecord<Row> element, Object[] row, long t, long wm, int first) throws Exception {
-    long fire = Long.MAX_VALUE;
-    for (int g = first; g < accepted.length; g++) {
-      if (accepted[g]) {
-        long f = cold[g].fireTime(t, wm);
-        if (f == Long.MIN_VALUE) {
-          return false;
-        }
-        fire = Math.min(fire, f);
-      }
+    long fire = ColdSlices.fireTime(cold, accepted, first, t, wm);
+    if (fire == Long.MIN_VALUE) {
+      return false;
     }
     try {
       for (int g = first; g < accepted.length; g++) {

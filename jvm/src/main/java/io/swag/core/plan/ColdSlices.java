@@ -56,6 +56,25 @@ public final class ColdSlices {
   }
 
   /**
+   * {@link #fireTime} over the groups a record goes to ({@code accepted[g]}, from {@code first} on,
+   * {@code cold[g]} for group g): the earliest, or {@link Long#MIN_VALUE} if the record is not in time
+   * for one of them (the caller loads the key).
+   */
+  public static long fireTime(ColdSlices[] cold, boolean[] accepted, int first, long t, long watermark) {
+    long fire = Long.MAX_VALUE;
+    for (int g = first; g < accepted.length; g++) {
+      if (accepted[g]) {
+        long f = cold[g].fireTime(t, watermark);
+        if (f == Long.MIN_VALUE) {
+          return Long.MIN_VALUE;
+        }
+        fire = Math.min(fire, f);
+      }
+    }
+    return fire;
+  }
+
+  /**
    * Combines the record ({@code row}, its time {@code t}; values already {@linkplain WindowGroup#check
    * checked}) into its slice in {@code store}, the current key's entries.
    */

@@ -451,15 +451,9 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
    */
   private boolean insertCold(Meta meta, MapView<Long, byte[]> state, Compiled c, long t, Object[] row, long wm,
       int first, TimeContext<Long> tc) throws Exception {
-    long fire = Long.MAX_VALUE;
-    for (int g = first; g < accepted.length; g++) {
-      if (accepted[g]) {
-        long f = cold[g].fireTime(t, wm);
-        if (f == Long.MIN_VALUE) {
-          return false;
-        }
-        fire = Math.min(fire, f);
-      }
+    long fire = ColdSlices.fireTime(cold, accepted, first, t, wm);
+    if (fire == Long.MIN_VALUE) {
+      return false;
     }
     if (meta.token == 0) {
       meta.token = cache.newToken();
