@@ -74,15 +74,7 @@ public final class Layout implements Serializable {
     }
     timeSlot = spec.time() == null ? -1 : used.indexOf(spec.time());
     keySlots = spec.key().stream().mapToInt(used::indexOf).toArray();
-    List<Integer> vals = new ArrayList<>();
-    for (WindowSpec w : spec.windows()) {
-      for (AggregateSpec a : w.aggregates()) {
-        if (a.column() != null && !vals.contains(used.indexOf(a.column()))) {
-          vals.add(used.indexOf(a.column()));
-        }
-      }
-    }
-    valueSlots = vals.stream().mapToInt(Integer::intValue).toArray();
+    valueSlots = RowContract.valueIndices(spec, used::indexOf);
     List<String> out = outputNames(spec);
     arity = out.size();
     List<int[][]> tp = new ArrayList<>();

@@ -69,15 +69,7 @@ public final class LocalExecutor {
     }
     keyIdx = spec.key().stream().mapToInt(index::get).toArray();
     timeIdx = spec.time() == null ? -1 : index.get(spec.time());
-    List<Integer> vals = new ArrayList<>();
-    for (WindowSpec w : spec.windows()) {
-      for (AggregateSpec a : w.aggregates()) {
-        if (a.column() != null && !vals.contains(index.get(a.column()))) {
-          vals.add(index.get(a.column()));
-        }
-      }
-    }
-    valueIdx = vals.stream().mapToInt(Integer::intValue).toArray();
+    valueIdx = RowContract.valueIndices(spec, index::get);
     boolean time = false;
     for (GroupPlan g : plan.groups()) {
       if (g.kind().equals("time")) {

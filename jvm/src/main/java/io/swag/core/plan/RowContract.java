@@ -110,6 +110,22 @@ public final class RowContract {
   }
 
   /**
+   * The positions of the columns the query's aggregates read (each once, in spec order) in a row
+   * laid out by {@code indexOf} (column name to position): the columns {@link #check} looks for NaN in.
+   */
+  public static int[] valueIndices(QuerySpec spec, java.util.function.ToIntFunction<String> indexOf) {
+    List<Integer> vals = new java.util.ArrayList<>();
+    for (WindowSpec w : spec.windows()) {
+      for (AggregateSpec a : w.aggregates()) {
+        if (a.column() != null && !vals.contains(indexOf.applyAsInt(a.column()))) {
+          vals.add(indexOf.applyAsInt(a.column()));
+        }
+      }
+    }
+    return vals.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
    * The first reason {@code row} is rejected for, in the order of the class comment, or null: its
    * key columns at {@code keyIdx} (named {@code keyNames}), its time at {@code timeIdx} (none if
    * negative; the parsed time is stored into {@code times[0]}), the value columns at
