@@ -220,6 +220,16 @@ def execute(t_env: Any, table: Any) -> Any:
     return TableResult(_call(_swag_class("io.swag.flink.table.PlannerThreads").execute, t_env._j_tenv, table._j_table))
 
 
+def to_data_stream(t_env: Any, table: Any) -> Any:
+    """``t_env.to_data_stream(table)`` with the same thread safety as :func:`execute_sql` (the
+    conversion runs the planner); returns a PyFlink ``DataStream`` of Rows."""
+    from pyflink.datastream import DataStream
+
+    _add_jar_table(t_env)
+    return DataStream(_call(_swag_class("io.swag.flink.table.PlannerThreads").toDataStream, t_env._j_tenv,
+                            table._j_table))
+
+
 def execute_statement_set(t_env: Any, statement_set: Any) -> Any:
     """``statement_set.execute()`` with the same thread safety as :func:`execute_sql`."""
     from pyflink.table import TableResult

@@ -177,7 +177,7 @@ def test_aggregate_late_output(env: StreamExecutionEnvironment) -> None:  # (env
     lates = [("k0", 0, 1.0), ("k1", 5, 2.0), ("k2", rows[100][1] - 2_000, 3.0)]
     rows = rows[:150] + [lates[0]] + rows[150:] + lates[1:]
     t_env, table = _table(e, rows, watermark="rt - INTERVAL '0.001' SECOND")
-    named = t_env.to_data_stream(table).map(lambda r: Row(k=r[0], ts=r[1], v=r[2]),
+    named = swag.flink.to_data_stream(t_env, table).map(lambda r: Row(k=r[0], ts=r[1], v=r[2]),
                                             output_type=Types.ROW_NAMED(NAMES, TYPES))
     out, late = swag.flink.aggregate(named, _query(), late=True)
     with late.execute_and_collect() as it:

@@ -38,6 +38,7 @@ public final class SwagTables {
    */
   public static Table[] aggregateWithSides(StreamTableEnvironment tEnv, Table table, String queryOrPlanJson,
       SwagFlinkOptions options) {
+    io.swag.flink.table.PlannerThreads.ensureMetadataProvider(tEnv); // it runs the planner (toDataStream)
     ResolvedSchema schema = table.getResolvedSchema();
     List<Column> cols = schema.getColumns();
     String[] names = new String[cols.size()];

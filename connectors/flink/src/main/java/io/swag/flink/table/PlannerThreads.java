@@ -60,6 +60,16 @@ public final class PlannerThreads {
     return tEnv.executeSql(statement);
   }
 
+  /**
+   * {@link org.apache.flink.table.api.bridge.java.StreamTableEnvironment#toDataStream(Table)} on the
+   * calling thread, whatever thread created {@code tEnv} (the conversion runs the planner too).
+   */
+  public static org.apache.flink.streaming.api.datastream.DataStream<org.apache.flink.types.Row> toDataStream(
+      org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv, Table table) {
+    ensureMetadataProvider(tEnv);
+    return tEnv.toDataStream(table);
+  }
+
   /** {@link Table#execute} on the calling thread, whatever thread created {@code tEnv}. */
   public static TableResult execute(TableEnvironment tEnv, Table table) {
     ensureMetadataProvider(tEnv);
