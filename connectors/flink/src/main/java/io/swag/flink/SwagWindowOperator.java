@@ -132,13 +132,21 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     long timer = Long.MAX_VALUE;
     boolean dirty;
 
+    /** A key with no state. */
     KeyState(Object key) {
+      this(key, null);
+    }
+
+    /** A key with the time groups {@code loaded} (from its state), or empty ones (null). */
+    KeyState(Object key, StoredWindows[] loaded) {
       this.key = key;
       this.keyValues = layout.keyValues(key);
-      this.time = new StoredWindows[groups.size()];
+      this.time = loaded != null ? loaded : new StoredWindows[groups.size()];
       this.outs = new KeyWindows.WindowOutput[groups.size()];
       for (int g = 0; g < time.length; g++) {
-        time[g] = new StoredWindows(groups.get(g), layout.timeSlot);
+        if (loaded == null) {
+          time[g] = new StoredWindows(groups.get(g), layout.timeSlot);
+        }
         final int gi = g;
         outs[g] = (w, start, end, results) -> emit(keyValues, gi, w, start, end, results);
       }
@@ -232,22 +240,13 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     metaOut = new DataOutputSerializer(64);
     accepted = new boolean[groups.size()];
     reuse = new StreamRecord<>(null);
-    boolean slicesOnly = !groups.isEmpty() && countGroups.isEmpty();
-    for (WindowGroup g : groups) {
-      slicesOnly &= g.storesSlices();
-    }
-    if (slicesOnly) {
-      cold = new ColdSlices[groups.size()];
-      StoredWindows[] fresh = new StoredWindows[groups.size()];
-      for (int g = 0; g < cold.length; g++) {
-        cold[g] = new ColdSlices(groups.get(g));
-        fresh[g] = new StoredWindows(groups.get(g), layout.timeSlot);
-      }
+    cold = countGroups.isEmpty() ? ColdSlices.of(groups) : null;
+    if (cold != null) {
       try {
         DataOutputSerializer m = new DataOutputSerializer(64);
         m.writeInt(META_VERSION);
-        StoredWindows.writeMetas(fresh, m);
-        m.writeInt(0);
+        StoredWindows.writeEmptyMetas(groups.size(), m);
+        m.writeInt(0); // no count groups
         emptyMeta = m.getCopyOfBuffer();
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
@@ -547,15 +546,13 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     if (m == null) {
       return null;
     }
-    KeyState s = new KeyState(key);
     DataInputDeserializer in = new DataInputDeserializer(m);
     int version = in.readInt();
     if (version != META_VERSION) {
       throw new IllegalStateException("swag: key state of format " + version + ", this build reads format "
           + META_VERSION + "; restore with the swag version the checkpoint was taken with");
     }
-    StoredWindows[] time = StoredWindows.loadAll(groups, layout.timeSlot, in, entries, "swag");
-    System.arraycopy(time, 0, s.time, 0, time.length);
+    KeyState s = new KeyState(key, StoredWindows.loadAll(groups, layout.timeSlot, in, entries, "swag"));
     int nc = in.readInt();
     if (nc != s.count.length) {
       throw new IllegalStateException("swag: restored state has " + nc + " count groups, the plan " + s.count.length);

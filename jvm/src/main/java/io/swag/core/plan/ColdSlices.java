@@ -38,6 +38,24 @@ public final class ColdSlices {
   }
 
   /**
+   * The cold paths of a key's time groups ({@code groups}, as built by {@link WindowGroup#storedGroups}),
+   * or null when one of them stores rows (its records must go through a loaded key).
+   */
+  public static ColdSlices[] of(java.util.List<WindowGroup> groups) {
+    if (groups.isEmpty()) {
+      return null;
+    }
+    ColdSlices[] r = new ColdSlices[groups.size()];
+    for (int g = 0; g < r.length; g++) {
+      if (!groups.get(g).storesSlices()) {
+        return null;
+      }
+      r[g] = new ColdSlices(groups.get(g));
+    }
+    return r;
+  }
+
+  /**
    * The watermark at which the key's earliest window containing a record at {@code t} fires (the
    * key's timer must fire by then), or {@link Long#MIN_VALUE} if the record is not in time at
    * {@code watermark} (a window containing it has reached its end: the caller loads the key).

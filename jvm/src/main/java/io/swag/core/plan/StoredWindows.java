@@ -337,7 +337,12 @@ public final class StoredWindows {
 
   /** The key's bookkeeping: fired watermark, evicted time, next chunk id ({@value #META_BYTES} bytes). */
   public void writeMeta(DataOutput out) throws IOException {
-    out.writeLong(kw.firedWatermark());
+    writeMeta(out, kw.firedWatermark(), evicted, nextChunk);
+  }
+
+  /** The meta's byte layout, in one place: fired watermark, evicted time, next chunk id. */
+  private static void writeMeta(DataOutput out, long fired, long evicted, long nextChunk) throws IOException {
+    out.writeLong(fired);
     out.writeLong(evicted);
     out.writeLong(nextChunk);
   }
@@ -347,6 +352,14 @@ public final class StoredWindows {
     out.writeInt(keyGroups.length);
     for (StoredWindows k : keyGroups) {
       k.writeMeta(out);
+    }
+  }
+
+  /** {@link #writeMetas} of a key of {@code groups} empty time groups (nothing fired, evicted or written). */
+  public static void writeEmptyMetas(int groups, DataOutput out) throws IOException {
+    out.writeInt(groups);
+    for (int g = 0; g < groups; g++) {
+      writeMeta(out, Long.MIN_VALUE, Long.MIN_VALUE, 0);
     }
   }
 

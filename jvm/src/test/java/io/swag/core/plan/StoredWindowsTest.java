@@ -1,5 +1,6 @@
 package io.swag.core.plan;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -167,6 +168,12 @@ class StoredWindowsTest {
     int colds = 0;
     ColdSlices cold = slices ? new ColdSlices(g) : null;
     byte[] emptyMeta = metaOf(new StoredWindows(g, 1));
+    ByteArrayOutputStream empty = new ByteArrayOutputStream();
+    StoredWindows.writeEmptyMetas(2, new DataOutputStream(empty));
+    ByteArrayOutputStream two = new ByteArrayOutputStream();
+    StoredWindows.writeMetas(new StoredWindows[] {new StoredWindows(g, 1), new StoredWindows(g, 1)},
+        new DataOutputStream(two));
+    assertArrayEquals(two.toByteArray(), empty.toByteArray(), "the metas of empty groups");
     int step = 0;
     for (Map<String, Object> r : records) {
       or.process(r);

@@ -337,22 +337,12 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     if (metaOut == null) {
       metaOut = new DataOutputSerializer(16 + n * StoredWindows.META_BYTES);
     }
-    boolean slicesOnly = n > 0;
-    for (WindowGroup g : c.groups) {
-      slicesOnly &= g.storesSlices();
-    }
-    cold = null;
-    if (slicesOnly) {
-      cold = new ColdSlices[n];
-      StoredWindows[] fresh = new StoredWindows[n];
-      for (int g = 0; g < n; g++) {
-        cold[g] = new ColdSlices(c.groups.get(g));
-        fresh[g] = new StoredWindows(c.groups.get(g), 0);
-      }
+    cold = ColdSlices.of(c.groups);
+    if (cold != null) {
       try {
         DataOutputSerializer m = new DataOutputSerializer(16 + n * StoredWindows.META_BYTES);
         m.writeInt(META_VERSION);
-        StoredWindows.writeMetas(fresh, m);
+        StoredWindows.writeEmptyMetas(n, m);
         emptyMetas = m.getCopyOfBuffer();
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
