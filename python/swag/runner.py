@@ -24,7 +24,7 @@ import jpype  # type: ignore[import-untyped]
 
 from . import _duration, _jvm
 from ._convert import LONG_MAX, LONG_MIN, from_java, to_time_ms
-from .errors import SwagError
+from .errors import InvalidValueError, SwagError
 from .query import Query
 
 __all__ = ["run", "RunResult"]
@@ -175,7 +175,13 @@ def _dataframe_rows(df: Any, cols: Sequence[str]) -> Iterator[list[Any]]:
     return (list(r) for r in zip(*lists, strict=True))
 
 
-def run(query: Query | str, records: Iterable[Any], watermark_delay: Any = 0, progress: bool = False) -> RunResult:
+def run(
+    query: Query | str,
+    records: Iterable[Any],
+    watermark_delay: Any = 0,
+    progress: bool = False,
+    on_error: str = "reject",
+) -> RunResult:
     """Runs ``query`` (a :class:`~swag.Query` or its JSON) over ``records`` (dicts, or a pandas
     DataFrame) in arrival order with Java's ``LocalExecutor``. After each record the watermark
     advances to the largest event time seen minus ``watermark_delay`` (a duration, default 0); at
@@ -184,6 +190,9 @@ def run(query: Query | str, records: Iterable[Any], watermark_delay: Any = 0, pr
     Event times are epoch milliseconds (ints), datetimes (naive ones are read as UTC) or ISO-8601
     strings. ``progress=True`` shows a tqdm progress bar. The query is validated by Java first
     (:class:`~swag.InvalidQueryError`). See :class:`RunResult` for what comes back.
+
+    ``on_error``: ``"reject"`` (default) returns rejected records with their reasons in
+    ``RunResult.rejected``; ``"fail"`` raises :class:`~swag.InvalidValueError` at the first one.
     """
     q = query if isinstance(query, Query) else Query.from_json(query)
     delay = _duration.to_ms(watermark_delay, "watermark_delay")
@@ -196,8 +205,10 @@ def run(query: Query | str, records: Iterable[Any], watermark_delay: Any = 0, pr
         order.add(c)
     try:
         ex = _jvm.jclass("io.swag.core.plan.LocalExecutor")(plan, order)
+        ex.onError(_jvm.jclass("io.swag.core.plan.OnError").parse("on_error", on_error))
     except _jvm.JException as e:
         raise _jvm.translate(e, "query") from None
+    fail = on_error.strip().lower() == "fail"
 
     frame = _is_dataframe(records)
     source: Iterable[Any] = _dataframe_rows(records, cols) if frame else records
@@ -245,6 +256,8 @@ def run(query: Query | str, records: Iterable[Any], watermark_delay: Any = 0, pr
                 get = rec.get
                 values = [_time(get(c), c) if k == t_index else _value(get(c), c) for k, c in enumerate(cols)]
         except _Unconvertible as e:
+            if fail:
+                raise InvalidValueError(f"record rejected (on_error=fail): {e.reason}; record: {rec!r}") from None
             py_rejected.append((i, e.reason))
             continue
         except AttributeError:

@@ -221,6 +221,7 @@ def aggregate(
     cache_max_keys: int | None = None,
     preaggregate: Literal["auto", "off"] = "auto",
     preaggregate_slots: int | None = None,
+    on_error: Literal["reject", "fail"] = "reject",
 ) -> DataFrame:
     """Runs ``query`` over ``df`` (streaming or static) and returns the window rows as a DataFrame.
 
@@ -231,6 +232,8 @@ def aggregate(
       or milliseconds).
     - ``late``: ``count`` (late/rejected records only counted) or ``keep`` (also returned, see
       :func:`split`).
+    - ``on_error``: ``reject`` (a rejected record is counted, and returned with ``late="keep"``)
+      or ``fail`` (the query fails with the record's reason).
     - ``cache_max_keys``: keys whose aggregators an executor keeps between micro-batches (default
       100,000; least recently used dropped first; 0: none). An uncached key is rebuilt from the state
       store: same results, slower.
@@ -247,6 +250,8 @@ def aggregate(
     q = query if isinstance(query, Query) else Query.from_json(query)
     q.validate()
     options: dict[str, Any] = {"output_mode": output_mode, "late": late, "metrics_name": metrics_name}
+    if on_error != "reject":
+        options["on_error"] = on_error
     if watermark_delay is not None:
         options["watermark_delay_ms"] = to_ms(watermark_delay, "watermark_delay")
     if cache_max_keys is not None:

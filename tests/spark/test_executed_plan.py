@@ -2,7 +2,7 @@
 unknown order, out of order with its tree arity, windows sharing one tree, sliced) a batch and a
 streaming run report what their tasks built (``swag.spark.executed_plan``, read back from the
 aggregators, see ``io.swag.core.plan.ExecutedPlan``), checked here against the explain text parsed
-on its own (no shared code with the read-back). Count windows are refused with a clear error.
+on its own (no shared code with the read-back), count windows included.
 
 explain() prints two slicing lines per time group: the local executor's in-memory slicing and what
 engines with state do (the planner's ``stored_slices``). Spark pre-aggregates (combines each key's
@@ -185,9 +185,14 @@ def test_stream_runs_the_explained_plan(spark, tmp_path, name, preaggregate):
     assert executed["engine"]["preaggregate"] == (preaggregate == "auto")
 
 
-def test_count_windows_are_refused(spark):
-    query = _q("in_order").count_window(5, c=swag.sum("v"))
-    assert explained(query)[0]["kind"] == "count"  # the planner plans it; the Spark connector refuses it
+def test_count_windows_report_their_fifo(spark):
+    query = _q("in_order").window(1000, name="w", m=swag.max("v")).count_window(5, c=swag.sum("v"))
+    expl = explained(query)
+    assert [g["kind"] for g in expl] == ["time", "count"]
     df = spark.createDataFrame(_rows(True, 10), "k STRING, ts LONG, v DOUBLE")
-    with pytest.raises(InvalidQueryError, match="count windows are not supported by the Spark connector"):
-        swag.spark.aggregate(df, query, metrics_name="plan_count")
+    assert swag.spark.aggregate(df, query, metrics_name="plan_count").count() > 0
+    executed = swag.spark.executed_plan(spark, "plan_count")
+    assert executed is not None and [g["kind"] for g in executed["groups"]] == ["time", "count"]
+    for e, g in zip(executed["groups"], expl, strict=True):
+        assert e["window_names"] == g["windows"]
+        assert e["algorithm"] == _IN_ORDER_START.get(g["algorithm"], g["algorithm"])

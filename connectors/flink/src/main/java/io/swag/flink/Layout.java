@@ -130,38 +130,18 @@ public final class Layout implements Serializable {
   }
 
   /**
-   * The values of the used columns of an input row (a new array: the core keeps it), normalized to
-   * the types the core and the checkpoint codec take: times (Instant, LocalDateTime, Date) as epoch
-   * ms, integers as Long, BigDecimal and Float as Double. The time column is left as given (checked
-   * and parsed by {@link #check}).
+   * The values of the used columns of an input row (a new array: the core keeps it), normalized by
+   * {@link RowContract#normalize} to the types the core and the checkpoint codec take. The time
+   * column is left as given (checked and parsed by {@link #check}).
    */
   Object[] values(Row in) {
     Object[] row = new Object[usedIdx.length];
     boolean named = in.getFieldNames(false) != null;
     for (int i = 0; i < row.length; i++) {
       Object v = named ? in.getField(fields[usedIdx[i]]) : in.getField(usedIdx[i]);
-      row[i] = i == timeSlot ? v : normalize(v);
+      row[i] = i == timeSlot ? v : RowContract.normalize(v);
     }
     return row;
-  }
-
-  public static Object normalize(Object v) {
-    if (v == null || v instanceof Double || v instanceof Long || v instanceof String || v instanceof Boolean) {
-      return v;
-    }
-    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
-      return ((Number) v).longValue();
-    }
-    if (v instanceof Float || v instanceof java.math.BigDecimal) {
-      return ((Number) v).doubleValue();
-    }
-    if (v instanceof java.time.temporal.Temporal || v instanceof java.util.Date) {
-      Long t = RowContract.parseTime(v);
-      if (t != null) {
-        return t;
-      }
-    }
-    return v;
   }
 
   Object[] keyValues(Object key) {
@@ -206,7 +186,7 @@ public final class Layout implements Serializable {
     return r;
   }
 
-  Row countRow(Object[] keyValues, int group, long start, long end, List<Object> values) {
+  Row countRow(Object[] keyValues, int group, long start, long end, Object[] values) {
     Row r = new Row(arity);
     int k = keyValues.length;
     for (int i = 0; i < k; i++) {
@@ -217,7 +197,7 @@ public final class Layout implements Serializable {
     r.setField(k + 2, end);
     int[] pos = countPos[group];
     for (int j = 0; j < pos.length; j++) {
-      r.setField(pos[j], values.get(j));
+      r.setField(pos[j], values[j]);
     }
     return r;
   }

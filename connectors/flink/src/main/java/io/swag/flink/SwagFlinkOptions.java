@@ -1,5 +1,6 @@
 package io.swag.flink;
 
+import io.swag.core.plan.OnError;
 import java.io.Serializable;
 
 /**
@@ -13,6 +14,7 @@ public final class SwagFlinkOptions implements Serializable {
   private final String uid;
   private final int parallelism;
   private final int cacheMaxKeys;
+  private final OnError onError;
 
   /**
    * Keys per operator subtask whose aggregators stay on the heap by default. A key's aggregator
@@ -20,29 +22,30 @@ public final class SwagFlinkOptions implements Serializable {
    */
   public static final int DEFAULT_CACHE_MAX_KEYS = 100_000;
 
-  private SwagFlinkOptions(String operatorName, String uid, int parallelism, int cacheMaxKeys) {
+  private SwagFlinkOptions(String operatorName, String uid, int parallelism, int cacheMaxKeys, OnError onError) {
     this.operatorName = operatorName;
     this.uid = uid;
     this.parallelism = parallelism;
     this.cacheMaxKeys = cacheMaxKeys;
+    this.onError = onError;
   }
 
   /**
    * Defaults: operator name {@code swag-windows}, no uid, the environment's parallelism,
-   * {@value #DEFAULT_CACHE_MAX_KEYS} cached keys.
+   * {@value #DEFAULT_CACHE_MAX_KEYS} cached keys, rejected records to the side output.
    */
   public static SwagFlinkOptions defaults() {
-    return new SwagFlinkOptions("swag-windows", null, -1, DEFAULT_CACHE_MAX_KEYS);
+    return new SwagFlinkOptions("swag-windows", null, -1, DEFAULT_CACHE_MAX_KEYS, OnError.REJECT);
   }
 
   /** The operator's name in the job graph and in metrics. */
   public SwagFlinkOptions withOperatorName(String name) {
-    return new SwagFlinkOptions(name, uid, parallelism, cacheMaxKeys);
+    return new SwagFlinkOptions(name, uid, parallelism, cacheMaxKeys, onError);
   }
 
   /** The operator's uid, so that savepoints map its state back (recommended for production jobs). */
   public SwagFlinkOptions withUid(String uid) {
-    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError);
   }
 
   /** The operator's parallelism ({@code -1}: the environment's). */
@@ -50,7 +53,7 @@ public final class SwagFlinkOptions implements Serializable {
     if (parallelism == 0 || parallelism < -1) {
       throw new IllegalArgumentException("parallelism: " + parallelism + " (must be >= 1, or -1 for the default)");
     }
-    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError);
   }
 
   /**
@@ -63,7 +66,19 @@ public final class SwagFlinkOptions implements Serializable {
     if (keys < 1) {
       throw new IllegalArgumentException("cache_max_keys: " + keys + " (must be >= 1)");
     }
-    return new SwagFlinkOptions(operatorName, uid, parallelism, keys);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, keys, onError);
+  }
+
+  /**
+   * What a rejected record does (option {@code on_error}, {@link OnError}): {@code reject} (the
+   * default) sends it to the rejected side output with its reason; {@code fail} fails the job.
+   */
+  public SwagFlinkOptions withOnError(String mode) {
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, OnError.parse("on_error", mode));
+  }
+
+  public OnError onError() {
+    return onError;
   }
 
   public int cacheMaxKeys() {

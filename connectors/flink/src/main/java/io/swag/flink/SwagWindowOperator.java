@@ -1,15 +1,17 @@
 package io.swag.flink;
 
 import io.swag.core.plan.ColdSlices;
+import io.swag.core.plan.CountGroup;
+import io.swag.core.plan.CountWindow;
 import io.swag.core.plan.EntryStore;
 import io.swag.core.plan.ExecutedPlan;
-import io.swag.core.plan.GroupPlan;
 import io.swag.core.plan.KeyWindows;
+import io.swag.core.plan.OnError;
 import io.swag.core.plan.Plan;
-import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.QueryGroups;
+import io.swag.core.plan.RowCodec;
 import io.swag.core.plan.StoredWindows;
 import io.swag.core.plan.WindowGroup;
-import io.swag.core.plan.WindowSpec;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -49,7 +51,7 @@ import org.slf4j.LoggerFactory;
  * {@link KeyWindows} core), and its count windows.
  *
  * <p>Per key, one {@link StoredWindows} per time group (one shared aggregator for all windows and
- * functions of the group) and one {@link CountWindows} per count group. Per key one event-time timer
+ * functions of the group) and one {@link CountWindow} per count group. Per key one event-time timer
  * in Flink's internal timer service, at the earliest window end - 1 of the key (or a cleanup time
  * once only windows within lateness are left), so keys that go quiet still fire and are dropped.
  * Records too late for every window go to the late side output and the {@code swagLateRecords}
@@ -92,12 +94,16 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private final String planJson;
   private final String[] fieldNames;
   private final OutputTag<Row> lateTag;
+  private final OnError onError;
   private final OutputTag<Row> rejectedTag;
   private final int cacheMaxKeys;
 
   private transient Layout layout;
   private transient List<WindowGroup> groups;
-  private transient List<CountWindows.Group> countGroups;
+  private transient List<CountGroup> countGroups;
+  private transient QueryGroups queryGroups;
+  /** The time of the record being inserted: the timestamp of the count-window rows it emits. */
+  private transient long insertTime;
   /** The cache of keys on the heap, least recently used first. */
   private transient LinkedHashMap<Object, KeyState> states;
   private transient ArrayList<KeyState> dirty; // cached keys changed since the last checkpoint (KeyState.dirty set)
@@ -128,7 +134,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     final Object[] keyValues;
     final StoredWindows[] time;
     final KeyWindows.WindowOutput[] outs;
-    final CountWindows[] count;
+    final CountWindow[] count;
+    final CountWindow.Output[] countOuts;
     long timer = Long.MAX_VALUE;
     boolean dirty;
 
@@ -150,9 +157,12 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
         final int gi = g;
         outs[g] = (w, start, end, results) -> emit(keyValues, gi, w, start, end, results);
       }
-      this.count = new CountWindows[countGroups.size()];
+      this.count = new CountWindow[countGroups.size()];
+      this.countOuts = new CountWindow.Output[count.length];
       for (int c = 0; c < count.length; c++) {
-        count[c] = countGroups.get(c).newKey();
+        count[c] = countGroups.get(c).newKey(true);
+        final int ci = c;
+        countOuts[c] = (start, end, results) -> emitCount(keyValues, ci, start, end, results);
       }
     }
 
@@ -210,7 +220,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   }
 
   SwagWindowOperator(String planJson, String[] fieldNames, OutputTag<Row> lateTag, OutputTag<Row> rejectedTag,
-      int cacheMaxKeys) {
+      int cacheMaxKeys, OnError onError) {
     if (cacheMaxKeys < 1) {
       throw new IllegalArgumentException("cache_max_keys: " + cacheMaxKeys + " (must be >= 1)");
     }
@@ -219,6 +229,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     this.fieldNames = fieldNames.clone();
     this.lateTag = lateTag;
     this.rejectedTag = rejectedTag;
+    this.onError = onError;
   }
 
   private void setUpPlan() {
@@ -228,13 +239,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     Plan plan = Plan.fromJson(planJson);
     layout = new Layout(plan, List.of(fieldNames));
     groups = WindowGroup.storedGroups(plan, layout.used, false);
-    countGroups = new ArrayList<>();
-    QuerySpec spec = plan.spec();
-    for (GroupPlan g : plan.groups()) {
-      if (g.kind().equals(WindowSpec.COUNT)) {
-        countGroups.add(new CountWindows.Group(spec, g, layout, countGroups.size()));
-      }
-    }
+    countGroups = CountGroup.countGroups(plan, layout.used);
+    queryGroups = new QueryGroups(groups, countGroups);
     states = new LinkedHashMap<>(16, 0.75f, true);
     dirty = new ArrayList<>();
     metaOut = new DataOutputSerializer(64);
@@ -306,7 +312,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       for (StoredWindows k : s.time) {
         n += k.windows().entries();
       }
-      for (CountWindows c : s.count) {
+      for (CountWindow c : s.count) {
         n += c.size();
       }
     }
@@ -327,7 +333,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     for (WindowGroup g : groups) {
       r.add(g.executed());
     }
-    for (CountWindows.Group c : countGroups) {
+    for (CountGroup c : countGroups) {
       r.add(c.executed());
     }
     boolean sliced = false;
@@ -376,14 +382,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     sawTimestamp = true;
     long t = layout.time(row);
     long wm = watermark();
-    int first = -1;
-    for (int g = 0; g < accepted.length; g++) {
-      accepted[g] = groups.get(g).accepts(t, wm);
-      if (accepted[g] && first < 0) {
-        first = g;
-      }
-    }
-    if (first < 0 && countGroups.isEmpty()) {
+    int first = queryGroups.accept(t, wm, accepted);
+    if (queryGroups.late(first)) {
       lateRecords.inc();
       output.collect(lateTag, new StreamRecord<>(in, element.getTimestamp()));
       return;
@@ -400,14 +400,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       s = new KeyState(key);
     }
     try {
-      for (int g = first + 1; g < accepted.length; g++) {
-        if (accepted[g]) {
-          groups.get(g).check(row, t);
-        }
-      }
-      for (CountWindows c : s.count) {
-        c.check(row, t);
-      }
+      queryGroups.check(row, t, accepted, first);
       if (first >= 0) {
         s.time[first].insert(t, row, wm, s.outs[first]); // checks its values before changing anything
       }
@@ -423,8 +416,9 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
         s.time[g].insert(t, row, wm, s.outs[g]);
       }
     }
+    insertTime = t;
     for (int c = 0; c < s.count.length; c++) {
-      s.count[c].insert(t, row, this, s.keyValues);
+      s.count[c].insert(t, row, s.countOuts[c]);
     }
     markDirty(s);
     schedule(s);
@@ -475,6 +469,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
 
   private void reject(StreamRecord<Row> element, String reason) {
     rejectedRecords.inc();
+    onError.rejected(reason, element.getValue());
     output.collect(rejectedTag, new StreamRecord<>(Row.of(reason, element.getValue()), element.getTimestamp()));
   }
 
@@ -524,9 +519,10 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     output.collect(reuse.replace(r, end - 1));
   }
 
-  void emitCount(Object[] keyValues, int countGroup, long start, long end, List<Object> results, long time) {
-    Row r = layout.countRow(keyValues, countGroup, start, end, results);
-    output.collect(reuse.replace(r, time));
+  /** Emits one count-window row, timestamped with the record that caused it. */
+  private void emitCount(Object[] keyValues, int countGroup, long start, long end, List<Object> results) {
+    Row r = layout.countRow(keyValues, countGroup, start, end, countGroups.get(countGroup).outputValues(results));
+    output.collect(reuse.replace(r, insertTime));
   }
 
   // ---- the key cache and its state ----
@@ -558,7 +554,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       throw new IllegalStateException("swag: restored state has " + nc + " count groups, the plan " + s.count.length);
     }
     for (int c = 0; c < nc; c++) {
-      s.count[c].read(in);
+      readCount(s.count[c], in);
     }
     cache(s);
     return s;
@@ -621,9 +617,43 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     metaOut.writeInt(META_VERSION);
     StoredWindows.writeMetas(s.time, metaOut);
     metaOut.writeInt(s.count.length);
-    for (CountWindows c : s.count) {
-      c.write(metaOut);
+    for (CountWindow c : s.count) {
+      writeCount(c, metaOut);
     }
     meta.update(metaOut.getCopyOfBuffer());
+  }
+
+  /** A count window in the meta: the record count, then the window's rows (time, RowCodec bytes), oldest first. */
+  private static void writeCount(CountWindow c, DataOutputSerializer out) throws java.io.IOException {
+    out.writeLong(c.count());
+    out.writeInt(c.size());
+    try {
+      c.forEachRow((t, r) -> {
+        try {
+          out.writeLong(t);
+          byte[] b = RowCodec.encode(r);
+          out.writeInt(b.length);
+          out.write(b);
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  private static void readCount(CountWindow c, DataInputDeserializer in) throws java.io.IOException {
+    long count = in.readLong();
+    int n = in.readInt();
+    long[] ts = new long[n];
+    Object[][] rows = new Object[n][];
+    for (int i = 0; i < n; i++) {
+      ts[i] = in.readLong();
+      byte[] b = new byte[in.readInt()];
+      in.readFully(b);
+      rows[i] = RowCodec.decode(b).get(0);
+    }
+    c.restore(count, ts, rows, n);
   }
 }

@@ -11,7 +11,6 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.api.common.typeinfo.LocalTimeTypeInfo;
@@ -86,9 +85,7 @@ public final class SwagWindows {
 
   public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, String queryOrPlanJson,
       SwagFlinkOptions options) {
-    String j = queryOrPlanJson.trim();
-    Plan plan = j.contains("\"groups\"") && j.contains("\"spec\"") ? Plan.fromJson(j) : Planner.plan(QuerySpec.fromJson(j));
-    return aggregate(input, plan, options);
+    return aggregate(input, Plan.of(queryOrPlanJson), options);
   }
 
   public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, QuerySpec spec) {
@@ -109,8 +106,7 @@ public final class SwagWindows {
   }
 
   static Plan planOf(String queryOrPlanJson) {
-    String j = queryOrPlanJson.trim();
-    return j.contains("\"groups\"") && j.contains("\"spec\"") ? Plan.fromJson(j) : Planner.plan(QuerySpec.fromJson(j));
+    return Plan.of(queryOrPlanJson);
   }
 
   /** {@code checkWatermarks}: reject a stream whose sources certainly emit no watermarks. */
@@ -139,7 +135,7 @@ public final class SwagWindows {
     KeySelector<Row, Object> keys = new KeyExtractor(layout.keyIdx, names);
     KeyedStream<Row, Object> keyed = input.keyBy(keys, keyType(rt, layout.keyIdx));
     SwagWindowOperator op = new SwagWindowOperator(plan.toJson(), names, lateTag(rt), rejectedTag(rt),
-        options.cacheMaxKeys());
+        options.cacheMaxKeys(), options.onError());
     SingleOutputStreamOperator<Row> out = keyed.transform(options.operatorName(), outputType(spec, rt), op);
     if (options.uid() != null) {
       out.uid(options.uid());
@@ -340,35 +336,16 @@ public final class SwagWindows {
     return result.getSideOutput(rejectedTag(input.getType()));
   }
 
-  /** The Flink type of an aggregate's result. */
+  /** The Flink type of an aggregate's result ({@link io.swag.core.plan.ResultKind}: one kind per function). */
   static TypeInformation<?> resultType(AggregateSpec a) {
-    String f = a.function().toLowerCase(Locale.ROOT);
-    switch (f) {
-      case "sum", "mean", "avg", "geomean", "stddev", "variance", "min", "max", "first", "last", "hll", "median",
-          "quantile" -> {
-        return BasicTypeInfo.DOUBLE_TYPE_INFO;
-      }
-      case "kll" -> {
-        return a.options().containsKey("rank") ? BasicTypeInfo.DOUBLE_TYPE_INFO : new GenericTypeInfo<>(Object.class);
-      }
-      case "count", "argmin", "argmax" -> {
-        return BasicTypeInfo.LONG_TYPE_INFO;
-      }
-      case "collect" -> {
-        return new GenericTypeInfo<>(List.class);
-      }
-      case io.swag.core.fn.UserFunctions.FUNCTION -> {
-        return switch (a.create().resultType()) {
-          case DOUBLE -> BasicTypeInfo.DOUBLE_TYPE_INFO;
-          case LONG -> BasicTypeInfo.LONG_TYPE_INFO;
-          case BOOLEAN -> BasicTypeInfo.BOOLEAN_TYPE_INFO;
-          case STRING -> BasicTypeInfo.STRING_TYPE_INFO;
-        };
-      }
-      default -> {
-        return new GenericTypeInfo<>(Object.class);
-      }
-    }
+    return switch (a.resultKind()) {
+      case DOUBLE -> BasicTypeInfo.DOUBLE_TYPE_INFO;
+      case LONG, TIME -> BasicTypeInfo.LONG_TYPE_INFO;
+      case BOOLEAN -> BasicTypeInfo.BOOLEAN_TYPE_INFO;
+      case STRING -> BasicTypeInfo.STRING_TYPE_INFO;
+      case LIST -> new GenericTypeInfo<>(List.class);
+      case STRUCT -> new GenericTypeInfo<>(Object.class);
+    };
   }
 
   /** Flink key of a row: a Row of the key columns (nulls allowed: the operator rejects them), or 0 without key columns. */

@@ -81,8 +81,13 @@ public final class FailOnce extends RichMapFunction<Row, Row> implements Checkpo
   }
 
   @Override
-  public Row map(Row r) {
+  public Row map(Row r) throws InterruptedException {
     seen++;
+    if (seen > n / 3 && !FAILED.get() && !CHECKPOINTED.get()) {
+      // a loaded machine completes checkpoints slowly: hold the input back (between rows, so that
+      // barriers pass) until one completes, rather than reach the end without the failure
+      Thread.sleep(5);
+    }
     if (seen > n / 3 && CHECKPOINTED.get() && FAILED.compareAndSet(false, true)) {
       throw new RuntimeException("injected failure (test)");
     }

@@ -114,7 +114,8 @@ class StateLayoutTest {
   void theExecutedPlanSaysWhatTheStateHolds() {
     for (String layout : List.of("slices", "rows", "udaf")) {
       Plan plan = Planner.plan(query(layout));
-      SwagWindowOperator op = new SwagWindowOperator(plan.toJson(), TestStreams.TYPE.getFieldNames(), null, null, 7);
+      SwagWindowOperator op = new SwagWindowOperator(plan.toJson(), TestStreams.TYPE.getFieldNames(), null, null, 7,
+          io.swag.core.plan.OnError.REJECT);
       ExecutedPlan e = op.executedPlan();
       assertEquals(layout.equals("rows") ? "rows" : "slices", e.engine().get("state"), e.toJson());
       assertEquals(7, ((Number) e.engine().get("cache_max_keys")).intValue());

@@ -1,17 +1,18 @@
 package io.swag.spark;
 
 import io.swag.core.plan.AggregateSpec;
+import io.swag.core.plan.CountGroup;
 import io.swag.core.plan.LocalExecutor;
-import io.swag.core.plan.RowContract;
+import io.swag.core.plan.OnError;
 import io.swag.core.plan.Plan;
+import io.swag.core.plan.QueryGroups;
+import io.swag.core.plan.RowContract;
 import io.swag.core.plan.WindowGroup;
 import io.swag.core.plan.WindowSpec;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Row;
@@ -27,7 +28,8 @@ import org.apache.spark.sql.types.StructType;
  * The row layout of one swag query on Spark: the input columns the query reads (key columns, the
  * time, the aggregate inputs: {@link LocalExecutor#usedColumns}), their Spark types, and the output
  * schema: the key columns, {@code window} (name), {@code window_start}, {@code window_end}
- * (timestamps if the time column is a timestamp, else epoch ms), one column per aggregate, and
+ * (timestamps if the time column is a timestamp and the query has no count window, else longs: epoch
+ * ms, or record counts for count windows), one column per aggregate ({@link #resultType}), and
  * {@code swag_kind}, {@code swag_record}, {@code swag_reason} (for late and rejected records), and
  * {@code swag_n}, the records the row stands for (for the observed metrics; dropped after them).
  */
@@ -38,43 +40,69 @@ final class Layout implements Serializable {
   static final String REASON = "swag_reason";
   /** How many records a row stands for (1, or a pre-aggregated slice's count for its late row). */
   static final String COUNT = "swag_n";
-  /** Columns of pre-aggregated slice rows ({@link SlicePreAggregator}), after the key columns. */
+  /**
+   * The rows of pre-aggregated slices ({@link SlicePreAggregator}, {@link #sliceSchema}): the key
+   * columns, then these columns at these offsets after the keys; read them with the {@code slice*}
+   * accessors, never by position.
+   */
   static final String SLICE = "swag_slice";
   static final String SLICE_COUNT = "swag_count";
   static final String SLICE_PARTIAL = "swag_partial";
+  private static final int SLICE_START_AT = 0;
+  private static final int SLICE_COUNT_AT = 1;
+  private static final int SLICE_PARTIAL_AT = 2;
+  private static final int SLICE_RECORD_AT = 3;
+  private static final int SLICE_REASON_AT = 4;
 
   final String planJson;
+  private final OnError onError;
   final List<String> columns;
   final DataType[] types;
   final int keys;
+  /** The time column's index in the input rows, or -1 (a query of count windows only). */
   final int timeIdx;
+  /** The time column is a timestamp: time bounds and {@code argmin}/{@code argmax} are timestamps. */
   final boolean timestampTime;
+  /** {@code window_start}/{@code window_end} are timestamps (a timestamp time column, no count window). */
+  private final boolean timestampBounds;
   final StructType keySchema;
   final StructType inputSchema;
   final StructType outputSchema;
   /** The rows of {@link SlicePreAggregator}: key columns, slice start, record count, partial, record, reason. */
   final StructType sliceSchema;
   private final int kindIdx;
-  /** Per group window: the output column index of each of its aggregates. */
-  final int[][] aggColumns;
+  /** Per time group and window, and per count group: the output column index of each aggregate. */
+  private final int[][][] timeColumns;
+  private final int[][] countColumns;
+  /** The plan has one time group and no count group (what pre-aggregation and the slice path take). */
+  final boolean singleTimeGroup;
   final DataType[] outTypes;
 
   Layout(Plan plan, StructType schema) {
+    this(plan, schema, OnError.REJECT);
+  }
+
+  /** {@code onError}: what a rejected record does ({@link #recordRow} applies it, on the executors). */
+  Layout(Plan plan, StructType schema, OnError onError) {
+    this.onError = onError;
     this.planJson = plan.toJson();
     var spec = plan.spec();
-    if (spec.time() == null) {
-      throw new IllegalArgumentException("query.time: the Spark connector needs an event-time column "
-          + "(processing-time and count windows are not supported on Spark yet)");
-    }
+    int timeGroups = 0;
+    int countGroups = 0;
     for (var g : plan.groups()) {
-      if (!g.kind().equals("time")) {
-        throw new IllegalArgumentException("query.windows: count windows are not supported by the Spark connector yet");
+      if (g.kind().equals("time")) {
+        timeGroups++;
+      } else {
+        countGroups++;
       }
     }
-    if (plan.groups().size() != 1) {
-      throw new IllegalArgumentException("query.windows: expected one group of time windows, the plan has "
-          + plan.groups().size());
+    if (spec.time() == null && timeGroups > 0) {
+      throw new IllegalArgumentException("query.time: null (processing time) is not supported on Spark: a "
+          + "micro-batch gives all its records one processing time, so windows shorter than the trigger interval "
+          + "are meaningless and a replayed batch gets other times (its results change); add a column "
+          + "current_timestamp() with a watermark and use it as the event time instead");
     }
+    this.singleTimeGroup = timeGroups == 1 && countGroups == 0;
     this.columns = LocalExecutor.usedColumns(spec);
     this.types = new DataType[columns.size()];
     List<String> names = List.of(schema.fieldNames());
@@ -86,16 +114,17 @@ final class Layout implements Serializable {
       types[i] = schema.apply(c).dataType();
     }
     this.keys = spec.key().size();
-    this.timeIdx = columns.indexOf(spec.time());
-    if (timeIdx < keys) {
+    this.timeIdx = spec.time() == null ? -1 : columns.indexOf(spec.time());
+    if (spec.time() != null && timeIdx < keys) {
       throw new IllegalArgumentException("query.time: '" + spec.time() + "' is also a key column");
     }
-    DataType tt = types[timeIdx];
+    DataType tt = timeIdx < 0 ? DataTypes.LongType : types[timeIdx];
     this.timestampTime = tt.equals(DataTypes.TimestampType) || tt.equals(DataTypes.TimestampNTZType);
     if (!timestampTime && !isIntegral(tt)) {
       throw new IllegalArgumentException("time column '" + spec.time() + "' has type " + tt.simpleString()
           + "; expected a timestamp or an integer of epoch milliseconds");
     }
+    this.timestampBounds = timestampTime && countGroups == 0;
     List<StructField> kf = new ArrayList<>();
     for (int i = 0; i < keys; i++) {
       kf.add(DataTypes.createStructField(columns.get(i), types[i], true));
@@ -107,31 +136,37 @@ final class Layout implements Serializable {
     }
     this.inputSchema = DataTypes.createStructType(in);
     List<StructField> out = new ArrayList<>(kf);
-    DataType wt = timestampTime ? DataTypes.TimestampType : DataTypes.LongType;
+    DataType wt = timestampBounds ? DataTypes.TimestampType : DataTypes.LongType;
     out.add(DataTypes.createStructField("window", DataTypes.StringType, true));
     out.add(DataTypes.createStructField("window_start", wt, true));
     out.add(DataTypes.createStructField("window_end", wt, true));
-    WindowGroup group = WindowGroup.timeGroups(plan, columns, true).get(0);
-    this.aggColumns = new int[group.windowCount()][];
-    List<DataType> aggTypes = new ArrayList<>();
-    int col = out.size();
-    List<String> seen = new ArrayList<>();
-    for (int w = 0; w < group.windowCount(); w++) {
-      WindowSpec ws = group.window(w);
-      aggColumns[w] = new int[ws.aggregates().size()];
-      for (int j = 0; j < ws.aggregates().size(); j++) {
-        AggregateSpec a = ws.aggregates().get(j);
-        int at = seen.indexOf(a.output());
-        if (at < 0) {
-          DataType t = resultType(a);
-          out.add(DataTypes.createStructField(a.output(), t, true));
-          aggTypes.add(t);
-          seen.add(a.output());
-          at = seen.size() - 1;
-        }
-        aggColumns[w][j] = col + at;
+    int first = out.size();
+    List<String> outputs = new ArrayList<>();
+    for (WindowSpec ws : spec.windows()) {
+      for (AggregateSpec a : ws.aggregates()) {
+        out.add(DataTypes.createStructField(a.output(), resultType(a), true));
+        outputs.add(a.output());
       }
     }
+    List<int[][]> tc = new ArrayList<>();
+    List<int[]> cc = new ArrayList<>();
+    for (var g : plan.groups()) {
+      int[][] cols = new int[g.windows().size()][];
+      for (int w = 0; w < cols.length; w++) {
+        List<AggregateSpec> aggs = spec.windows().get(g.windows().get(w)).aggregates();
+        cols[w] = new int[aggs.size()];
+        for (int j = 0; j < cols[w].length; j++) {
+          cols[w][j] = first + outputs.indexOf(aggs.get(j).output());
+        }
+      }
+      if (g.kind().equals("time")) {
+        tc.add(cols);
+      } else {
+        cc.add(cols[0]);
+      }
+    }
+    this.timeColumns = tc.toArray(new int[0][][]);
+    this.countColumns = cc.toArray(new int[0][]);
     out.add(DataTypes.createStructField(KIND, DataTypes.StringType, false));
     out.add(DataTypes.createStructField(RECORD, DataTypes.StringType, true));
     out.add(DataTypes.createStructField(REASON, DataTypes.StringType, true));
@@ -156,23 +191,15 @@ final class Layout implements Serializable {
         || t.equals(DataTypes.ByteType);
   }
 
+  /** The Spark type of an aggregate's result: its {@link io.swag.core.plan.ResultKind}, mapped. */
   private DataType resultType(AggregateSpec a) {
-    String f = a.function();
-    DataType in = a.column() == null ? DataTypes.NullType : types[columns.indexOf(a.column())];
-    return switch (f) {
-      case "count" -> DataTypes.LongType;
-      case "argmin", "argmax" -> timestampTime ? DataTypes.TimestampType : DataTypes.LongType;
-      case "collect" -> DataTypes.createArrayType(elementType(in), true);
-      case "first", "last", "min", "max", "sum", "mean", "avg", "geomean", "stddev", "variance", "hll",
-          "quantile", "median" -> DataTypes.DoubleType;
-      case "kll" -> a.options().containsKey("rank") ? DataTypes.DoubleType : DataTypes.StringType;
-      case io.swag.core.fn.UserFunctions.FUNCTION -> switch (a.create().resultType()) {
-        case DOUBLE -> DataTypes.DoubleType;
-        case LONG -> DataTypes.LongType;
-        case BOOLEAN -> DataTypes.BooleanType;
-        case STRING -> DataTypes.StringType;
-      };
-      default -> DataTypes.StringType; // m4, mincount, maxcount, bloom, countmin: their text form
+    return switch (a.resultKind()) {
+      case LONG -> DataTypes.LongType;
+      case DOUBLE -> DataTypes.DoubleType;
+      case TIME -> timestampTime ? DataTypes.TimestampType : DataTypes.LongType;
+      case LIST -> DataTypes.createArrayType(elementType(types[columns.indexOf(a.column())]), true);
+      case BOOLEAN -> DataTypes.BooleanType;
+      case STRING, STRUCT -> DataTypes.StringType; // a structure as its JSON text
     };
   }
 
@@ -183,53 +210,39 @@ final class Layout implements Serializable {
     return DataTypes.DoubleType;
   }
 
-  /** The swag form of a cell: numbers as Long/Double, timestamps as epoch ms, strings as they are. */
+  /**
+   * The swag form of a cell: {@link RowContract#normalize} (numbers as Long/Double, timestamps as
+   * epoch ms), and any other Spark value (an array, a struct, a date) as its text.
+   */
   static Object toSwag(Object v) {
-    if (v == null || v instanceof Double || v instanceof Long || v instanceof String || v instanceof Boolean) {
-      return v;
-    }
-    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
-      return ((Number) v).longValue();
-    }
-    if (v instanceof Float f) {
-      return f.doubleValue();
-    }
-    if (v instanceof BigDecimal d) {
-      return d.doubleValue();
-    }
-    if (v instanceof Timestamp t) {
-      return t.getTime();
-    }
-    if (v instanceof Instant i) {
-      return i.toEpochMilli();
-    }
-    if (v instanceof LocalDateTime l) {
-      return l.toInstant(ZoneOffset.UTC).toEpochMilli();
-    }
-    return v.toString();
+    Object n = RowContract.normalize(v);
+    return RowContract.isNormal(n) ? n : n.toString();
   }
 
-  /** Epoch ms of the time cell, or null if null / not a time. */
-  Long time(Object v) {
-    return v == null ? null : RowContract.parseTime(toSwag(v));
+  private Object bound(long v) {
+    return timestampBounds ? new Timestamp(v) : (Object) v;
   }
 
-  Object sparkTime(long ms) {
-    return timestampTime ? new Timestamp(ms) : (Object) ms;
+  /** An output row for window {@code w} of time group {@code group} ({@code g}). */
+  Row windowRow(Row key, int group, WindowGroup g, int w, long start, long end, List<Object> results) {
+    return resultRow(key, g.window(w).name(), start, end, g.outputValues(w, results), timeColumns[group][w]);
   }
 
-  /** An output row for one window. */
-  Row windowRow(Row key, WindowGroup g, int w, long start, long end, List<Object> results) {
+  /** An output row of count group {@code group} ({@code g}). */
+  Row countRow(Row key, int group, CountGroup g, long start, long end, List<Object> results) {
+    return resultRow(key, g.window().name(), start, end, g.outputValues(results), countColumns[group]);
+  }
+
+  private Row resultRow(Row key, String window, long start, long end, Object[] vals, int[] cols) {
     Object[] r = new Object[outTypes.length];
     for (int i = 0; i < keys; i++) {
       r[i] = key.get(i);
     }
-    r[keys] = g.window(w).name();
-    r[keys + 1] = sparkTime(start);
-    r[keys + 2] = sparkTime(end);
-    Object[] vals = g.outputValues(w, results);
+    r[keys] = window;
+    r[keys + 1] = bound(start);
+    r[keys + 2] = bound(end);
     for (int j = 0; j < vals.length; j++) {
-      int c = aggColumns[w][j];
+      int c = cols[j];
       r[c] = toSpark(vals[j], outTypes[c]);
     }
     r[kindIdx] = "window";
@@ -238,13 +251,13 @@ final class Layout implements Serializable {
   }
 
   /**
-   * The input row {@code in} converted and checked by {@link #convert}; a rejected record instead
+   * The input row {@code in} converted and checked by {@link #convertValues}; a rejected record instead
    * becomes a {@code rejected} output row of {@code key} in {@code out}, and the result is null.
-   * Shared by the streaming processor and the batch back-fill.
+   * The functions' checks of its values are the caller's ({@link io.swag.core.plan.QueryGroups#check}).
    */
-  Object[] convertOrReject(Row key, Row in, WindowGroup group, List<Row> out) {
+  Object[] convertOrReject(Row key, Row in, List<Row> out) {
     Object[] row = new Object[columns.size()];
-    String bad = convert(in, row, group);
+    String bad = convertValues(in, row);
     if (bad != null) {
       out.add(recordRow(key, "rejected", in, bad));
       return null;
@@ -252,40 +265,29 @@ final class Layout implements Serializable {
     return row;
   }
 
-  /**
-   * Converts the input row {@code in} into {@code out} (swag values, the time as epoch ms) and
-   * checks it: returns why the record is rejected (null or unparsable time, a NaN value, a value a
-   * function refuses), naming the column and value, or null if it is good. Lateness is not checked
-   * here (streaming only).
-   */
-  String convert(Row in, Object[] out, WindowGroup group) {
-    String bad = convertValues(in, out);
-    if (bad != null) {
-      return bad;
-    }
-    try {
-      group.check(out, (Long) out[timeIdx]);
-    } catch (IllegalArgumentException e) {
-      return e.getMessage();
-    }
-    return null;
+  /** The epoch ms of a row that passed {@link #convertValues} (0 without a time column). */
+  long time(Object[] row) {
+    return timeIdx < 0 ? 0L : (Long) row[timeIdx];
   }
 
   /**
-   * {@link #convert} without asking the functions whether they accept the values: for a caller
-   * that lifts the row right away and treats an {@link IllegalArgumentException} of the lift as
-   * the rejection ({@link SlicePreAggregator}), so that a record is lifted once, not twice.
+   * Converts the input row {@code in} into {@code out} (swag values, the time as epoch ms) and checks
+   * it ({@link RowContract}): returns why the record is rejected (null or unparsable time, a NaN
+   * value), naming the column and value, or null if it is good. Neither the functions' checks of the
+   * values nor lateness are applied here.
    */
   String convertValues(Row in, Object[] out) {
     for (int i = 0; i < out.length; i++) {
       out[i] = toSwag(in.get(i));
     }
-    Object tv = in.get(timeIdx);
-    Long t = time(tv);
-    if (t == null) {
-      return RowContract.badTime(columns.get(timeIdx), tv);
+    if (timeIdx >= 0) {
+      Object tv = in.get(timeIdx);
+      Long t = tv == null ? null : RowContract.parseTime(out[timeIdx]);
+      if (t == null) {
+        return RowContract.badTime(columns.get(timeIdx), tv);
+      }
+      out[timeIdx] = t;
     }
-    out[timeIdx] = t;
     for (int i = keys; i < out.length; i++) {
       if (i != timeIdx && RowContract.isNaN(out[i])) {
         return RowContract.nan(columns.get(i));
@@ -309,8 +311,14 @@ final class Layout implements Serializable {
     return recordRow(key, kind, describe(input), reason, 1L);
   }
 
-  /** A row reporting {@code n} late or rejected records ({@code record}: their text, if one). */
+  /**
+   * A row reporting {@code n} late or rejected records ({@code record}: their text, if one); a
+   * rejected one under {@code on_error = fail} fails the task instead ({@link OnError}).
+   */
   Row recordRow(Row key, String kind, String record, String reason, long n) {
+    if (kind.equals("rejected")) {
+      onError.rejected(reason, record);
+    }
     Object[] r = new Object[outTypes.length];
     for (int i = 0; i < keys && key != null; i++) {
       r[i] = key.get(i);
@@ -366,15 +374,71 @@ final class Layout implements Serializable {
   }
 
   /**
-   * The query's window group; {@code preaggregated}: for slices pre-aggregated before the shuffle
-   * (the aggregator then holds one entry per slice already: no slicing of its own).
+   * The plan's groups for this layout; {@code preaggregated}: for slices pre-aggregated before the
+   * shuffle (only with {@link #singleTimeGroup}: the aggregator then holds one entry per slice
+   * already, no slicing of its own).
    */
-  WindowGroup group(boolean finalOnly, boolean preaggregated) {
+  QueryGroups groups(boolean finalOnly, boolean preaggregated) {
     Plan p = plan();
     if (preaggregated) {
+      if (!singleTimeGroup) {
+        throw new IllegalStateException("pre-aggregated slices need a plan of one time group");
+      }
       p = p.withGroup(0, p.groups().get(0).withSlicing(false));
     }
-    return WindowGroup.timeGroups(p, columns, finalOnly).get(0);
+    return QueryGroups.of(p, columns, finalOnly);
+  }
+
+  /** The only time group of a {@link #singleTimeGroup} plan (the pre-aggregation path). */
+  WindowGroup group(boolean finalOnly, boolean preaggregated) {
+    return groups(finalOnly, preaggregated).time().get(0);
+  }
+
+  // ---- the slice rows of SlicePreAggregator (sliceSchema) ----
+
+  long sliceStart(Row r) {
+    return r.getLong(keys + SLICE_START_AT);
+  }
+
+  long sliceCount(Row r) {
+    return r.getLong(keys + SLICE_COUNT_AT);
+  }
+
+  byte[] slicePartial(Row r) {
+    return (byte[]) r.get(keys + SLICE_PARTIAL_AT);
+  }
+
+  /** Whether the slice row is a record the map side rejected ({@link #sliceRecord}, {@link #sliceReason}). */
+  boolean sliceRejected(Row r) {
+    return !r.isNullAt(keys + SLICE_REASON_AT);
+  }
+
+  String sliceRecord(Row r) {
+    return r.getString(keys + SLICE_RECORD_AT);
+  }
+
+  String sliceReason(Row r) {
+    return r.getString(keys + SLICE_REASON_AT);
+  }
+
+  /** A slice row: key values, slice start, record count, partial. */
+  Object[] sliceRow(Object[] keyValues, long start, long count, byte[] partial) {
+    Object[] r = new Object[keys + 5];
+    System.arraycopy(keyValues, 0, r, 0, keys);
+    r[keys + SLICE_START_AT] = start;
+    r[keys + SLICE_COUNT_AT] = count;
+    r[keys + SLICE_PARTIAL_AT] = partial;
+    return r;
+  }
+
+  /** A slice row for a record the map side rejected: its text and the reason. */
+  Object[] rejectedSliceRow(Object[] keyValues, String record, String reason) {
+    Object[] r = new Object[keys + 5];
+    System.arraycopy(keyValues, 0, r, 0, keys);
+    r[keys + SLICE_COUNT_AT] = 1L;
+    r[keys + SLICE_RECORD_AT] = record;
+    r[keys + SLICE_REASON_AT] = reason;
+    return r;
   }
 
   /** The plan, rebuilt from its JSON on an executor. */

@@ -179,12 +179,8 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
     /** Hands every open partial to the output; the store starts empty. */
     private void flush() {
       for (int slot = 1; slot < used; slot++) {
-        Object[] r = new Object[keys + 5];
-        System.arraycopy(owner[slot].keyValues, 0, r, 0, keys);
-        r[keys] = start[slot];
-        r[keys + 1] = count[slot];
-        r[keys + 2] = parts.lifted(slot).bytes();
-        out.add(RowFactory.create(r));
+        out.add(RowFactory.create(layout.sliceRow(owner[slot].keyValues, start[slot], count[slot],
+            parts.lifted(slot).bytes())));
         parts.release(slot);
         count[slot] = 0;
         owner[slot] = null;
@@ -200,22 +196,19 @@ final class SlicePreAggregator implements MapPartitionsFunction<Row, Row> {
       }
       long t = 0;
       if (bad == null) {
-        t = (Long) row[layout.timeIdx];
+        t = layout.time(row);
         try {
-          parts.liftObject(0, row, t); // also the functions' check of the values (as Layout.convert's)
+          parts.liftObject(0, row, t); // also the functions' check of the values
         } catch (IllegalArgumentException e) {
           bad = e.getMessage();
         }
       }
       if (bad != null) {
-        Object[] r = new Object[keys + 5];
+        Object[] kv = new Object[keys];
         for (int i = 0; i < keys; i++) {
-          r[i] = in.get(i);
+          kv[i] = in.get(i);
         }
-        r[keys + 1] = 1L;
-        r[keys + 3] = layout.describe(in);
-        r[keys + 4] = bad;
-        out.add(RowFactory.create(r));
+        out.add(RowFactory.create(layout.rejectedSliceRow(kv, layout.describe(in), bad)));
         return;
       }
       Object k = keys == 1 ? in.get(0) : keyList(in, keys);

@@ -1,7 +1,10 @@
 package io.swag.spark;
 
+import io.swag.core.plan.CountGroup;
+import io.swag.core.plan.CountWindow;
 import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.ProductFunction;
+import io.swag.core.plan.QueryGroups;
 import io.swag.core.plan.RowCodec;
 import io.swag.core.plan.WindowGroup;
 import java.util.ArrayList;
@@ -31,7 +34,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * {@code evicted}, the largest record time the aggregator evicted (every stored row at or below it
  * is gone: a chunk is removed, one state remove, once its largest time is); {@code fired}, the
  * watermark up to which the key's windows fired; {@code timer}, the registered timer;
- * {@code version}, a random nonce written with every change. The aggregator itself is an
+ * {@code version}, a random nonce written with every change. A query of several groups keeps these
+ * per group (each time group its own chunks, evicted time and fired watermark; a record is stored
+ * in each group that accepts it); a count group keeps the chunks of its last records, the key's
+ * record count and the count before its first stored chunk ({@link CountWindow}). The aggregator itself is an
  * executor-side cache ({@link #CACHE}, bounded per operator) keyed by operator and key and stamped with the nonce; a
  * stale or missing cache entry (another executor, a restart, a retried batch) is rebuilt from the
  * chunks (rows above {@code evicted}, chunks in batch order) with one bulk insert. The chunks'
@@ -49,6 +55,12 @@ import scala.jdk.javaapi.CollectionConverters;
  * read from the checkpoint's offset log), as Spark's built-in window aggregation does, also in the
  * first batch after a restart and on any executor.
  *
+ * <p><b>Records.</b> A record goes to every time group that accepts it ({@link QueryGroups}: checked
+ * by all of them first) and to every count group; it is late if no time group accepts it and the
+ * query has no count window. A count window takes a key's records in the order Spark delivers them:
+ * batch by batch, and within a batch in the order of the key's rows in the task (after a shuffle
+ * from several partitions, that order is not reproducible on a replay).
+ *
  * <p>Each partition of each batch reports what it runs to the query's {@link PlanReports} (once, in
  * {@link #init}: the read-back of its window group's aggregator, {@link io.swag.core.plan.ExecutedPlan}).
  */
@@ -65,26 +77,52 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     return CACHE.size();
   }
 
-  /** The working copy of a key's state: aggregator, chunk index, evicted time (see the class doc). */
-  static final class KeyState {
-    final KeyWindows kw;
-    long[] index; // pairs (largest time, batch id) of the stored chunks, in batch order
+  /**
+   * One group's stored chunks as the working copy knows them: an index of pairs (bound, batch id) in
+   * batch order, where the bound is the chunk's largest record time (a time group) or the key's record
+   * count after the chunk (a count group), and the group's drop mark: the evicted time, or the record
+   * count before the first stored chunk. A chunk is removed (one state remove) once its bound is at or
+   * below the mark.
+   */
+  static final class Chunks {
+    long[] index;
     int indexLen; // longs used
-    long evicted;
-    boolean evictedChanged;
+    long mark;
+    boolean markChanged;
 
-    KeyState(KeyWindows kw, long[] index, long evicted) {
-      this.kw = kw;
+    Chunks(long[] index, long mark) {
       this.index = index;
       this.indexLen = index.length;
-      this.evicted = evicted;
+      this.mark = mark;
     }
 
     void onEvict(long t) {
-      if (t > evicted) {
-        evicted = t;
-        evictedChanged = true;
+      if (t > mark) {
+        mark = t;
+        markChanged = true;
       }
+    }
+
+    void add(long bound, long batchId) {
+      if (indexLen + 2 > index.length) {
+        index = java.util.Arrays.copyOf(index, Math.max(8, 2 * index.length));
+      }
+      index[indexLen++] = bound;
+      index[indexLen++] = batchId;
+    }
+  }
+
+  /** The working copy of a key's state (see the class doc). */
+  static final class KeyState {
+    final KeyWindows[] time;
+    final CountWindow[] count;
+    /** Per time group, then per count group. */
+    final Chunks[] chunks;
+
+    KeyState(KeyWindows[] time, CountWindow[] count, Chunks[] chunks) {
+      this.time = time;
+      this.count = count;
+      this.chunks = chunks;
     }
   }
 
@@ -97,12 +135,20 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private final boolean preaggregated;
   /** Where each partition reports the plan it executes. */
   private final PlanReports reports;
-  private transient WindowGroup group;
-  private transient MapState<Long, byte[]> chunks;
-  private transient ValueState<Long> evicted;
-  private transient ValueState<Long> fired;
+  private transient QueryGroups groups;
+  private transient int timeGroups;
+  /** Per time group, then per count group. */
+  private transient MapState<Long, byte[]>[] chunks;
+  /** Per group: the evicted time (time groups), the record count before the first stored chunk (count groups). */
+  private transient ValueState<Long>[] marks;
+  /** Per time group: the watermark up to which its windows fired. */
+  private transient ValueState<Long>[] fired;
+  /** Per count group: the key's record count. */
+  private transient ValueState<Long>[] counted;
   private transient ValueState<Long> timer;
   private transient ValueState<Long> version;
+  /** Per time group, reused: whether it accepts the record at hand. */
+  private transient boolean[] accepted;
   /** The buffer a key's chunk is encoded into, reused across keys of this task. */
   private transient RowCodec.Writer chunkWriter;
 
@@ -118,18 +164,35 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   }
 
   @Override
+  @SuppressWarnings("unchecked")
   public void init(OutputMode outputMode, TimeMode timeMode) {
-    group = layout.group(finalOnly, preaggregated);
-    reports.add(SwagSpark.operatorReport(group, "stream", preaggregated));
-    chunks = getHandle().getMapState("chunks", Encoders.LONG(), Encoders.BINARY(), TTLConfig.NONE());
-    evicted = getHandle().getValueState("evicted", Encoders.LONG(), TTLConfig.NONE());
-    fired = getHandle().getValueState("fired", Encoders.LONG(), TTLConfig.NONE());
+    groups = layout.groups(finalOnly, preaggregated);
+    timeGroups = groups.time().size();
+    int n = timeGroups + groups.count().size();
+    reports.add(SwagSpark.operatorReport(groups, "stream", preaggregated));
+    chunks = new MapState[n];
+    marks = new ValueState[n];
+    fired = new ValueState[timeGroups];
+    counted = new ValueState[groups.count().size()];
+    for (int g = 0; g < n; g++) {
+      // time group 0 keeps the names of a one-group query's state
+      String suffix = g < timeGroups ? (g == 0 ? "" : "_" + g) : "_count_" + (g - timeGroups);
+      chunks[g] = getHandle().getMapState("chunks" + suffix, Encoders.LONG(), Encoders.BINARY(), TTLConfig.NONE());
+      marks[g] = getHandle().getValueState((g < timeGroups ? "evicted" : "dropped") + suffix, Encoders.LONG(),
+          TTLConfig.NONE());
+      if (g < timeGroups) {
+        fired[g] = getHandle().getValueState("fired" + suffix, Encoders.LONG(), TTLConfig.NONE());
+      } else {
+        counted[g - timeGroups] = getHandle().getValueState("records" + suffix, Encoders.LONG(), TTLConfig.NONE());
+      }
+    }
     timer = getHandle().getValueState("timer", Encoders.LONG(), TTLConfig.NONE());
     version = getHandle().getValueState("version", Encoders.LONG(), TTLConfig.NONE());
+    accepted = new boolean[timeGroups];
   }
 
   /**
-   * The key's aggregator: the cached one if it reflects the stored state, else rebuilt from it. The
+   * The key's state: the cached one if it reflects the stored state, else rebuilt from it. The
    * cache entry is taken out while the task works on it and put back by {@link #save} with the
    * nonce written to state: a task that fails in between leaves no entry behind (its retry rebuilds
    * from the state store's last committed version), and two attempts never share an aggregator.
@@ -140,15 +203,62 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     if (c != null && c.version() == v && v != 0L) {
       return c.value();
     }
-    KeyWindows kw = group.newKey(group.perRecord());
-    if (v == 0L) {
-      return new KeyState(kw, new long[0], Long.MIN_VALUE);
+    KeyWindows[] time = new KeyWindows[timeGroups];
+    CountWindow[] count = new CountWindow[groups.count().size()];
+    Chunks[] ch = new Chunks[chunks.length];
+    for (int g = 0; g < chunks.length; g++) {
+      ChunkRows stored = v == 0L ? ChunkRows.NONE : readChunks(g);
+      if (g < timeGroups) {
+        WindowGroup wg = groups.time().get(g);
+        time[g] = wg.newKey(wg.perRecord());
+        if (v != 0L) {
+          time[g].restore(stored.ts, stored.rows, stored.n, fired[g].exists() ? fired[g].get() : Long.MIN_VALUE);
+        }
+      } else {
+        int cg = g - timeGroups;
+        count[cg] = groups.count().get(cg).newKey(false);
+        if (stored.n > 0) {
+          Object[][] rows = new Object[stored.n][];
+          for (int i = 0; i < stored.n; i++) {
+            rows[i] = (Object[]) stored.rows[i];
+          }
+          count[cg].restore(counted[cg].get(), stored.ts, rows, stored.n);
+        }
+      }
+      ch[g] = new Chunks(stored.index, stored.mark);
     }
-    // the chunks in batch order (their ids), so that rows of equal time keep their insertion order
+    return new KeyState(time, count, ch);
+  }
+
+  /** A group's stored values above its mark, in batch order, and its chunk index. */
+  private static final class ChunkRows {
+    static final ChunkRows NONE = new ChunkRows(new long[0], new Object[0], 0, new long[0], Long.MIN_VALUE);
+    final long[] ts;
+    final Object[] rows;
+    final int n;
+    final long[] index;
+    final long mark;
+
+    ChunkRows(long[] ts, Object[] rows, int n, long[] index, long mark) {
+      this.ts = ts;
+      this.rows = rows;
+      this.n = n;
+      this.index = index;
+      this.mark = mark;
+    }
+  }
+
+  /**
+   * Group {@code g}'s stored chunks in batch order (their ids), so that rows of equal time keep their
+   * insertion order: a time group's values above its evicted time (record rows, or slices as
+   * {@linkplain ProductFunction.Lifted partials}), a count group's rows after its drop mark.
+   */
+  private ChunkRows readChunks(int g) {
+    boolean isTime = g < timeGroups;
     int chunkCount = 0;
     long[] ids = new long[8];
     byte[][] blobs = new byte[8][];
-    scala.collection.Iterator<scala.Tuple2<Long, byte[]>> it = chunks.iterator();
+    scala.collection.Iterator<scala.Tuple2<Long, byte[]>> it = chunks[g].iterator();
     while (it.hasNext()) {
       scala.Tuple2<Long, byte[]> e = it.next();
       if (chunkCount == ids.length) {
@@ -160,18 +270,23 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     }
     int[] order = io.swag.core.plan.TimeOrder.of(ids, chunkCount);
     long[] idx = new long[2 * chunkCount];
-    long ev = evicted.exists() ? evicted.get() : Long.MIN_VALUE;
+    long mark = marks[g].exists() ? marks[g].get() : (isTime ? Long.MIN_VALUE : 0L);
+    long records = mark; // count group: the record count after each row
     int n = 0;
     long[] ts = new long[64];
     Object[] rows = new Object[64];
     for (int k = 0; k < chunkCount; k++) {
-      long chunkMax = Long.MIN_VALUE;
+      long bound = Long.MIN_VALUE;
       for (Object[] r : RowCodec.decode(blobs[order[k]])) {
         // a record row, or a slice: (slice start, partial bytes)
-        long t = (Long) r[preaggregated ? 0 : layout.timeIdx];
-        chunkMax = Math.max(chunkMax, t);
-        if (t <= ev) {
-          continue; // evicted already
+        long t = preaggregated ? (Long) r[0] : layout.time(r);
+        if (isTime) {
+          bound = Math.max(bound, t);
+          if (t <= mark) {
+            continue; // evicted already
+          }
+        } else {
+          bound = ++records;
         }
         if (n == ts.length) {
           ts = java.util.Arrays.copyOf(ts, 2 * n);
@@ -180,30 +295,37 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
         ts[n] = t;
         rows[n++] = preaggregated ? new ProductFunction.Lifted((byte[]) r[1]) : r;
       }
-      idx[2 * k] = chunkMax;
+      idx[2 * k] = bound;
       idx[2 * k + 1] = ids[order[k]];
     }
-    kw.restore(ts, rows, n, fired.exists() ? fired.get() : Long.MIN_VALUE);
-    return new KeyState(kw, idx, ev);
+    return new ChunkRows(ts, rows, n, idx, mark);
   }
 
   /**
-   * Writes the key's bookkeeping after a change: drops the chunks evicted completely, then the
-   * evicted time (if it moved), timer, fired watermark, nonce, cache: O(1 + chunks dropped) state
-   * operations and bytes.
+   * Writes the key's bookkeeping after a change: per group drops the chunks it no longer needs, then
+   * its mark (if it moved), fired watermark or record count; the timer, the nonce, the cache:
+   * O(groups + chunks dropped) state operations and bytes.
    */
   private void save(Row key, KeyState ks) {
-    KeyWindows kw = ks.kw;
-    long next = kw.nextTimer();
+    long next = Long.MAX_VALUE;
+    boolean idle = ks.count.length == 0;
+    for (KeyWindows kw : ks.time) {
+      next = Math.min(next, kw.nextTimer());
+      idle &= kw.isIdle();
+    }
     long sparkTimer = next == Long.MAX_VALUE ? Long.MAX_VALUE : next + 1;
     Long old = timer.exists() ? timer.get() : null;
-    if (kw.isIdle()) {
+    if (idle) {
       if (old != null) {
         getHandle().deleteTimer(old);
       }
-      chunks.clear();
-      evicted.clear();
-      fired.clear();
+      for (int g = 0; g < chunks.length; g++) {
+        chunks[g].clear();
+        marks[g].clear();
+      }
+      for (ValueState<Long> f : fired) {
+        f.clear();
+      }
       timer.clear();
       version.clear();
       CACHE.remove(operatorId, key);
@@ -220,22 +342,38 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
         timer.clear();
       }
     }
-    int keep = 0;
-    long[] idx = ks.index;
-    for (int i = 0; i + 1 < ks.indexLen; i += 2) {
-      if (idx[i] <= ks.evicted) {
-        chunks.removeKey(idx[i + 1]); // every row of the chunk was evicted
-      } else {
-        idx[keep++] = idx[i];
-        idx[keep++] = idx[i + 1];
+    for (int g = 0; g < chunks.length; g++) {
+      Chunks c = ks.chunks[g];
+      if (g >= timeGroups) {
+        CountWindow cw = ks.count[g - timeGroups];
+        // the chunks wholly before the window's oldest record go
+        long before = cw.count() - cw.size();
+        for (int i = 0; i + 1 < c.indexLen; i += 2) {
+          if (c.index[i] <= before) {
+            c.onEvict(c.index[i]);
+          }
+        }
+        counted[g - timeGroups].update(cw.count());
+      }
+      int keep = 0;
+      long[] idx = c.index;
+      for (int i = 0; i + 1 < c.indexLen; i += 2) {
+        if (idx[i] <= c.mark) {
+          chunks[g].removeKey(idx[i + 1]); // every value of the chunk is out of the windows
+        } else {
+          idx[keep++] = idx[i];
+          idx[keep++] = idx[i + 1];
+        }
+      }
+      c.indexLen = keep;
+      if (c.markChanged) {
+        marks[g].update(c.mark);
+        c.markChanged = false;
+      }
+      if (g < timeGroups) {
+        fired[g].update(ks.time[g].firedWatermark());
       }
     }
-    ks.indexLen = keep;
-    if (ks.evictedChanged) {
-      evicted.update(ks.evicted);
-      ks.evictedChanged = false;
-    }
-    fired.update(kw.firedWatermark());
     long nonce = ThreadLocalRandom.current().nextLong();
     if (nonce == 0L) {
       nonce = 1L;
@@ -249,7 +387,8 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     if (preaggregated) {
       return handleSlices(key, rows, tv);
     }
-    long wm = lateEvents.of(getHandle(), tv.getCurrentWatermarkInMs()) - 1;
+    // a query of count windows only runs without event time (no watermark, no timers)
+    long wm = timeGroups == 0 ? Long.MIN_VALUE : lateEvents.of(getHandle(), tv.getCurrentWatermarkInMs()) - 1;
     List<Row> out = new ArrayList<>();
     String badKey = layout.nullKey(key);
     if (badKey != null) {
@@ -259,66 +398,98 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       return CollectionConverters.asScala(out.iterator());
     }
     KeyState ks = load(key);
-    int n = 0;
-    long[] ts = new long[16];
-    Object[][] batch = new Object[16][];
+    int groupCount = chunks.length;
+    int[] n = new int[groupCount];
+    long[][] ts = new long[groupCount][16];
+    Object[][][] batch = new Object[groupCount][16][];
     while (rows.hasNext()) {
       Row in = rows.next();
-      Object[] row = layout.convertOrReject(key, in, group, out);
+      Object[] row = layout.convertOrReject(key, in, out);
       if (row == null) {
         continue;
       }
-      long t = (Long) row[layout.timeIdx];
-      if (!group.accepts(t, wm)) {
-        out.add(layout.recordRow(key, "late", in, "time " + t + " is beyond the allowed lateness ("
-            + group.latenessMs() + " ms) at watermark " + wm));
+      long t = layout.time(row);
+      int first = groups.accept(t, wm, accepted);
+      if (groups.late(first)) {
+        out.add(layout.recordRow(key, "late", in, groups.lateReason(t, wm)));
         continue;
       }
-      if (n == ts.length) {
-        ts = java.util.Arrays.copyOf(ts, 2 * n);
-        batch = java.util.Arrays.copyOf(batch, 2 * n);
+      try {
+        groups.check(row, t, accepted, -1);
+      } catch (IllegalArgumentException e) {
+        out.add(layout.recordRow(key, "rejected", in, e.getMessage()));
+        continue;
       }
-      ts[n] = t;
-      batch[n++] = row;
+      for (int g = 0; g < groupCount; g++) {
+        if (g >= timeGroups || accepted[g]) {
+          if (n[g] == ts[g].length) {
+            ts[g] = java.util.Arrays.copyOf(ts[g], 2 * n[g]);
+            batch[g] = java.util.Arrays.copyOf(batch[g], 2 * n[g]);
+          }
+          ts[g][n[g]] = t;
+          batch[g][n[g]++] = row;
+        }
+      }
     }
     insertAndSave(key, ks, ts, batch, n, wm, out, null);
     return CollectionConverters.asScala(out.iterator());
   }
 
   /**
-   * Inserts a key's accepted input of this batch ({@code values[i]} at {@code ts[i]}: record rows,
-   * or {@linkplain ProductFunction.Lifted slices}), emitting the rows it causes; writes the values
-   * as one chunk ({@code chunkRows[i]}, or the rows themselves) and saves the key.
+   * Inserts a key's accepted input of this batch, per group {@code g}: {@code values[g][i]} at
+   * {@code ts[g][i]} (record rows, or {@linkplain ProductFunction.Lifted slices}), emitting the rows it
+   * causes; writes each group's values as one chunk ({@code chunkRows[i]} for slices, or the rows
+   * themselves) and saves the key.
    */
-  private void insertAndSave(Row key, KeyState ks, long[] ts, Object[] values, int n, long wm, List<Row> out,
+  private void insertAndSave(Row key, KeyState ks, long[][] ts, Object[][] values, int[] n, long wm, List<Row> out,
       Object[][] chunkRows) {
-    KeyWindows kw = ks.kw;
-    if (n > 0) {
-      kw.setEvictionListener(ks::onEvict);
-      // The key's own fired watermark lags the stream's when its timers have not run for a while:
-      // bring it up to the late-events watermark, else a record accepted for one window would also
-      // go into (and, in update mode, re-emit; in append mode, fire) a window of the key that is
-      // past its lateness by the stream's watermark (what Spark's built-in aggregation drops).
-      long insertWm = Math.max(kw.firedWatermark(), wm);
-      kw.insertCheckedBatch(ts, values, n, insertWm, (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r)));
-      kw.setEvictionListener(null);
-      // the batch's input: one chunk, one state put (a key gets input once per batch)
+    boolean changed = false;
+    long batchId = getHandle().getQueryInfo().getBatchId();
+    for (int g = 0; g < n.length; g++) {
+      if (n[g] == 0) {
+        continue;
+      }
+      changed = true;
+      long bound;
+      if (g < timeGroups) {
+        KeyWindows kw = ks.time[g];
+        WindowGroup wg = groups.time().get(g);
+        int gi = g;
+        kw.setEvictionListener(ks.chunks[g]::onEvict);
+        // The key's own fired watermark lags the stream's when its timers have not run for a while:
+        // bring it up to the late-events watermark, else a record accepted for one window would also
+        // go into (and, in update mode, re-emit; in append mode, fire) a window of the key that is
+        // past its lateness by the stream's watermark (what Spark's built-in aggregation drops).
+        long insertWm = Math.max(kw.firedWatermark(), wm);
+        kw.insertCheckedBatch(ts[g], values[g], n[g], insertWm,
+            (w, s, e, r) -> out.add(layout.windowRow(key, gi, wg, w, s, e, r)));
+        kw.setEvictionListener(null);
+        bound = Long.MIN_VALUE;
+        for (int i = 0; i < n[g]; i++) {
+          bound = Math.max(bound, ts[g][i]);
+        }
+      } else {
+        int c = g - timeGroups;
+        CountWindow cw = ks.count[c];
+        CountGroup cg = groups.count().get(c);
+        CountWindow.Output emit = (s, e, r) -> out.add(layout.countRow(key, c, cg, s, e, r));
+        for (int i = 0; i < n[g]; i++) {
+          cw.insert(ts[g][i], (Object[]) values[g][i], emit);
+        }
+        bound = cw.count();
+      }
+      // the batch's input of the group: one chunk, one state put (a key gets input once per batch)
       if (chunkWriter == null) {
-        chunkWriter = new RowCodec.Writer(32 * n);
+        chunkWriter = new RowCodec.Writer(32 * n[g]);
       }
       chunkWriter.reset();
-      long chunkMax = Long.MIN_VALUE;
-      for (int i = 0; i < n; i++) {
-        chunkWriter.add(chunkRows != null ? chunkRows[i] : (Object[]) values[i]);
-        chunkMax = Math.max(chunkMax, ts[i]);
+      for (int i = 0; i < n[g]; i++) {
+        chunkWriter.add(chunkRows != null ? chunkRows[i] : (Object[]) values[g][i]);
       }
-      long batchId = getHandle().getQueryInfo().getBatchId();
-      chunks.updateValue(batchId, chunkWriter.toByteArray());
-      if (ks.indexLen + 2 > ks.index.length) {
-        ks.index = java.util.Arrays.copyOf(ks.index, Math.max(8, 2 * ks.index.length));
-      }
-      ks.index[ks.indexLen++] = chunkMax;
-      ks.index[ks.indexLen++] = batchId;
+      chunks[g].updateValue(batchId, chunkWriter.toByteArray());
+      ks.chunks[g].add(bound, batchId);
+    }
+    if (changed) {
       save(key, ks);
     } else if (version.exists()) {
       CACHE.put(operatorId, cacheMaxKeys, key, version.get(), ks); // unchanged: give it back
@@ -326,15 +497,15 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   }
 
   /**
-   * {@link #handleInputRows} for slices pre-aggregated before the shuffle ({@link Layout#sliceSchema}):
-   * a rejected record arrives as its own row and is reported; a slice is late or accepted as a whole
-   * (all its records lie in the same windows), a late one counting its records; accepted slices go
-   * in with one bulk insert and are stored as (slice start, partial bytes).
+   * {@link #handleInputRows} for slices pre-aggregated before the shuffle ({@link Layout#sliceSchema};
+   * a plan of one time group): a rejected record arrives as its own row and is reported; a slice is
+   * late or accepted as a whole (all its records lie in the same windows), a late one counting its
+   * records; accepted slices go in with one bulk insert and are stored as (slice start, partial bytes).
    */
   private scala.collection.Iterator<Row> handleSlices(Row key, scala.collection.Iterator<Row> rows, TimerValues tv) {
     long wm = lateEvents.of(getHandle(), tv.getCurrentWatermarkInMs()) - 1;
     List<Row> out = new ArrayList<>();
-    int keys = layout.keys;
+    WindowGroup group = groups.time().get(0);
     String badKey = layout.nullKey(key);
     int n = 0;
     long[] ts = new long[16];
@@ -342,23 +513,23 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     Object[][] chunkRows = new Object[16][];
     while (rows.hasNext()) {
       Row in = rows.next();
-      long count = in.getLong(keys + 1);
-      if (!in.isNullAt(keys + 4)) { // rejected on the map side
-        out.add(layout.recordRow(key, "rejected", in.getString(keys + 3), in.getString(keys + 4), count));
+      long count = layout.sliceCount(in);
+      if (layout.sliceRejected(in)) { // rejected on the map side
+        out.add(layout.recordRow(key, "rejected", layout.sliceRecord(in), layout.sliceReason(in), count));
         continue;
       }
       if (badKey != null) { // cannot happen: the map side rejects records with a null key
         out.add(layout.recordRow(key, "rejected", null, badKey, count));
         continue;
       }
-      long s = in.getLong(keys);
+      long s = layout.sliceStart(in);
       if (!group.accepts(s, wm)) {
         long g = group.plan().sliceMs();
         out.add(layout.recordRow(key, "late", null, count + " record(s) with times in [" + s + ", " + (s + g)
             + ") are beyond the allowed lateness (" + group.latenessMs() + " ms) at watermark " + wm, count));
         continue;
       }
-      byte[] partial = (byte[]) in.get(keys + 2);
+      byte[] partial = layout.slicePartial(in);
       if (n == ts.length) {
         ts = java.util.Arrays.copyOf(ts, 2 * n);
         values = java.util.Arrays.copyOf(values, 2 * n);
@@ -369,7 +540,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       chunkRows[n++] = new Object[] {s, partial};
     }
     if (n > 0 || version.exists()) {
-      insertAndSave(key, load(key), ts, values, n, wm, out, chunkRows);
+      insertAndSave(key, load(key), new long[][] {ts}, new Object[][] {values}, new int[] {n}, wm, out, chunkRows);
     }
     return CollectionConverters.asScala(out.iterator());
   }
@@ -382,11 +553,15 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       return CollectionConverters.asScala(java.util.Collections.<Row>emptyIterator());
     }
     KeyState ks = load(key);
-    KeyWindows kw = ks.kw;
     List<Row> out = new ArrayList<>();
-    kw.setEvictionListener(ks::onEvict);
-    kw.fire(wm, (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r)));
-    kw.setEvictionListener(null);
+    for (int g = 0; g < ks.time.length; g++) {
+      KeyWindows kw = ks.time[g];
+      WindowGroup wg = groups.time().get(g);
+      int gi = g;
+      kw.setEvictionListener(ks.chunks[g]::onEvict);
+      kw.fire(wm, (w, s, e, r) -> out.add(layout.windowRow(key, gi, wg, w, s, e, r)));
+      kw.setEvictionListener(null);
+    }
     save(key, ks);
     return CollectionConverters.asScala(out.iterator());
   }

@@ -5,12 +5,13 @@ import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sum;
 import static org.apache.spark.sql.functions.when;
 
+import io.swag.core.plan.CountGroup;
+import io.swag.core.plan.CountWindow;
 import io.swag.core.plan.ExecutedPlan;
 import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
-import io.swag.core.plan.Planner;
 import io.swag.core.plan.ProductFunction;
-import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.QueryGroups;
 import io.swag.core.plan.WindowGroup;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -82,17 +83,25 @@ public final class SwagSpark {
     return p == null ? null : p.toJson();
   }
 
-  /** An operator task's report: the read-back of its group's aggregator. */
-  static String operatorReport(WindowGroup group, String mode, boolean preaggregated) {
+  /** An operator task's report: the read-back of its groups' aggregators, in plan order. */
+  static String operatorReport(QueryGroups groups, String mode, boolean preaggregated) {
     Map<String, Object> engine = new LinkedHashMap<>();
     engine.put("name", "spark");
     engine.put("mode", mode);
     engine.put("preaggregate", preaggregated);
-    return new ExecutedPlan(List.of(group.executed()), engine).toJson();
+    List<ExecutedPlan.Group> executed = new ArrayList<>();
+    for (WindowGroup g : groups.time()) {
+      executed.add(g.executed());
+    }
+    for (CountGroup c : groups.count()) {
+      executed.add(c.executed());
+    }
+    return new ExecutedPlan(executed, engine).toJson();
   }
 
   /**
-   * Runs {@code queryJson} (the JSON spec of docs/query-spec.md) over {@code df}, streaming or static;
+   * Runs {@code queryJson} (the JSON spec of docs/query-spec.md, or a plan's JSON: {@link Plan#of}) over
+   * {@code df}, streaming or static;
    * {@code optionsJson}: see {@link SwagSparkOptions} ({@code "{}"} for the defaults). From Java or
    * Scala, with swag-core's and swag-spark's jars on the class path and the RocksDB state store
    * provider set ({@link #PROVIDER_CONF} = {@link #ROCKSDB}):
@@ -113,19 +122,20 @@ public final class SwagSpark {
    */
   public static Dataset<Row> aggregate(Dataset<Row> df, String queryJson, String optionsJson) {
     SwagSparkOptions options = SwagSparkOptions.fromJson(optionsJson);
-    Plan plan = Planner.plan(QuerySpec.fromJson(queryJson));
+    Plan plan = Plan.of(queryJson);
     return aggregate(df, plan, options);
   }
 
   public static Dataset<Row> aggregate(Dataset<Row> df, Plan plan, SwagSparkOptions options) {
     String time = plan.spec().time();
-    if (time != null && df.isStreaming() && List.of(df.schema().fieldNames()).contains(time)) {
+    boolean eventTime = plan.groups().stream().anyMatch(g -> g.kind().equals("time"));
+    if (eventTime && df.isStreaming() && List.of(df.schema().fieldNames()).contains(time)) {
       df = prepareStream(df, time, options);
     }
-    Layout layout = new Layout(plan, df.schema());
+    Layout layout = new Layout(plan, df.schema(), options.onError);
     Column[] cols = layout.columns.stream().map(SwagSpark::column).toArray(Column[]::new);
     Dataset<Row> input = df.select(cols);
-    if (df.isStreaming()) {
+    if (df.isStreaming() && layout.timeIdx >= 0) {
       input = stripWatermark(input, layout);
     }
     // grouping by columns (not groupByKey with a function): no per-row deserialization and key
@@ -160,8 +170,11 @@ public final class SwagSpark {
           new SerializableConfiguration(df.sparkSession().sessionState().newHadoopConf()));
       SwagProcessor p = new SwagProcessor(layout, UUID.randomUUID().toString(), options.finalOnly(),
           options.cacheMaxKeys, lateEvents, pre, reports);
-      out = grouped.transformWithState(p, TimeMode.EventTime(),
+      // count windows alone: no event time (they never wait for a watermark)
+      out = grouped.transformWithState(p, eventTime ? TimeMode.EventTime() : TimeMode.None(),
           options.finalOnly() ? OutputMode.Append() : OutputMode.Update(), Encoders.row(layout.outputSchema));
+    } else if (layout.timeIdx < 0) {
+      out = grouped.flatMapGroups(new Backfill(layout, pre, reports), Encoders.row(layout.outputSchema));
     } else {
       // each key's rows sorted by time (the time column is a timestamp or epoch ms, Layout checks),
       // or its slices by slice start
@@ -187,7 +200,7 @@ public final class SwagSpark {
    * {@linkplain WindowGroup#preaggregates pre-aggregates} (the rule the Flink operator's stored slices follow too).
    */
   static boolean preaggregates(Plan plan, Layout layout, SwagSparkOptions options) {
-    if (!options.preaggregate || options.keepLate || plan.spec().perRecord()) {
+    if (!options.preaggregate || options.keepLate || plan.spec().perRecord() || !layout.singleTimeGroup) {
       return false;
     }
     return layout.group(options.finalOnly(), true).preaggregates();
@@ -241,10 +254,11 @@ public final class SwagSpark {
   }
 
   /**
-   * Batch (history back-fill): per key, the rows in time order go in with bulk inserts of up to
-   * {@link #CHUNK} rows; after each chunk the windows that no later row can touch fire and the
-   * entries they no longer need are bulk-evicted, and the output rows are handed out lazily. So a
-   * key's memory is O(window + chunk), not O(history).
+   * Batch (history back-fill): per key, the rows in time order (a query without a time column: in
+   * the order Spark delivers them) go in with bulk inserts of up to {@link #CHUNK} rows, each into
+   * every group; after each chunk the windows that no later row can touch fire and the entries they
+   * no longer need are bulk-evicted, and the output rows are handed out lazily. So a key's memory is
+   * O(window + chunk), not O(history).
    */
   static final class Backfill implements FlatMapGroupsFunction<Row, Row, Row> {
     private static final long serialVersionUID = 1L;
@@ -256,7 +270,7 @@ public final class SwagSpark {
     private final int chunk;
     /** Where each task reports the plan it executes (once, at its first key). */
     private final PlanReports reports;
-    private transient WindowGroup group;
+    private transient QueryGroups groups;
 
     Backfill(Layout layout, boolean slices, PlanReports reports) {
       this(layout, slices, CHUNK, reports);
@@ -276,9 +290,9 @@ public final class SwagSpark {
 
     @Override
     public java.util.Iterator<Row> call(Row key, java.util.Iterator<Row> rows) {
-      if (group == null) {
-        group = layout.group(true, slices); // pre-aggregated: the slices come made, no slicing inside
-        reports.add(operatorReport(group, "batch", slices));
+      if (groups == null) {
+        groups = layout.groups(true, slices); // pre-aggregated: the slices come made, no slicing inside
+        reports.add(operatorReport(groups, "batch", slices));
       }
       String badKey = layout.nullKey(key);
       if (badKey != null) { // (pre-aggregated: the map side passes such records as rejected rows)
@@ -294,11 +308,10 @@ public final class SwagSpark {
 
     /** A record the map side rejected (its reason column is set), as an output row. */
     private Row rejectedSlice(Row key, Row in) {
-      int keys = layout.keys;
-      if (in.isNullAt(keys + 4)) {
+      if (!layout.sliceRejected(in)) {
         throw new IllegalStateException("a slice of a key with a null key column: the map side rejects such records");
       }
-      return layout.recordRow(key, "rejected", in.getString(keys + 3), in.getString(keys + 4), in.getLong(keys + 1));
+      return layout.recordRow(key, "rejected", layout.sliceRecord(in), layout.sliceReason(in), layout.sliceCount(in));
     }
 
     /** One key's back-fill, a chunk of input at a time as its output is consumed. */
@@ -306,8 +319,11 @@ public final class SwagSpark {
       private final Row key;
       private final java.util.Iterator<Row> rows;
       private final int chunk;
-      private final KeyWindows kw = group.newKey(false);
-      private final KeyWindows.WindowOutput emit;
+      private final KeyWindows[] time = new KeyWindows[groups.time().size()];
+      private final KeyWindows.WindowOutput[] emit = new KeyWindows.WindowOutput[time.length];
+      private final CountWindow[] count = new CountWindow[groups.count().size()];
+      private final CountWindow.Output[] countEmit = new CountWindow.Output[count.length];
+      private final boolean[] all = new boolean[time.length];
       private long[] ta = new long[16];
       private Object[] ok = new Object[16];
 
@@ -315,10 +331,22 @@ public final class SwagSpark {
         this.key = key;
         this.rows = rows;
         this.chunk = chunk;
-        this.emit = (w, s, e, r) -> out.add(layout.windowRow(key, group, w, s, e, r));
+        for (int g = 0; g < time.length; g++) {
+          WindowGroup wg = groups.time().get(g);
+          int gi = g;
+          time[g] = wg.newKey(false);
+          emit[g] = (w, s, e, r) -> out.add(layout.windowRow(key, gi, wg, w, s, e, r));
+        }
+        for (int c = 0; c < count.length; c++) {
+          CountGroup cg = groups.count().get(c);
+          int ci = c;
+          count[c] = cg.newKey(false);
+          countEmit[c] = (s, e, r) -> out.add(layout.countRow(key, ci, cg, s, e, r));
+        }
+        java.util.Arrays.fill(all, true); // sorted input: no record is late
       }
 
-      /** Takes up to {@code chunk} rows: one bulk insert, then fires what no later row can touch. */
+      /** Takes up to {@code chunk} rows: one bulk insert per group, then fires what no later row can touch. */
       @Override
       protected boolean refill() {
         int n = 0;
@@ -326,34 +354,48 @@ public final class SwagSpark {
         while (n < chunk && rows.hasNext()) {
           Row in = rows.next();
           if (slices) {
-            int keys = layout.keys;
-            if (!in.isNullAt(keys + 4)) { // a record rejected on the map side
+            if (layout.sliceRejected(in)) { // a record rejected on the map side
               out.add(rejectedSlice(key, in));
               continue;
             }
-            n = add(n, in.getLong(keys), new ProductFunction.Lifted((byte[]) in.get(keys + 2)));
+            n = add(n, layout.sliceStart(in), new ProductFunction.Lifted(layout.slicePartial(in)));
             maxT = Math.max(maxT, ta[n - 1]);
             continue;
           }
-          Object[] row = layout.convertOrReject(key, in, group, out);
+          Object[] row = layout.convertOrReject(key, in, out);
           if (row == null) {
             continue;
           }
-          long t = (Long) row[layout.timeIdx];
+          long t = layout.time(row);
+          try {
+            groups.check(row, t, all, -1);
+          } catch (IllegalArgumentException e) {
+            out.add(layout.recordRow(key, "rejected", in, e.getMessage()));
+            continue;
+          }
           maxT = Math.max(maxT, t);
           n = add(n, t, row);
+          for (int c = 0; c < count.length; c++) {
+            count[c].insert(t, row, countEmit[c]);
+          }
         }
-        // each row passed Layout.convert's check (a slice: the map side's); none is behind a fired
+        // each row passed the groups' checks (a slice: the map side's); none is behind a fired
         // window (sorted input; a slice's records are at or after its start)
-        kw.insertCheckedBatch(ta, ok, n, kw.firedWatermark(), emit);
+        for (int g = 0; g < time.length; g++) {
+          time[g].insertCheckedBatch(ta, ok, n, time[g].firedWatermark(), emit[g]);
+        }
         java.util.Arrays.fill(ok, 0, n, null);
         if (rows.hasNext()) {
           if (n > 0) {
-            kw.fire(maxT - 1, emit); // later rows have times >= maxT
+            for (int g = 0; g < time.length; g++) {
+              time[g].fire(maxT - 1, emit[g]); // later rows have times >= maxT
+            }
           }
           return true;
         }
-        kw.fire(Long.MAX_VALUE, emit);
+        for (int g = 0; g < time.length; g++) {
+          time[g].fire(Long.MAX_VALUE, emit[g]);
+        }
         return false;
       }
 

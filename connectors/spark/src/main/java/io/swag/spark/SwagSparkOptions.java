@@ -1,6 +1,7 @@
 package io.swag.spark;
 
 import io.swag.core.plan.Json;
+import io.swag.core.plan.OnError;
 import java.io.Serializable;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +16,9 @@ import java.util.Set;
  *       per micro-batch that brings records inside the lateness);
  *   <li>{@code watermark_delay_ms}: if the streaming input has no watermark, add
  *       {@code withWatermark(time, delay)}; without it such an input is an error;
+ *   <li>{@code on_error}: {@code reject} (default: a rejected record is counted and, with
+ *       {@code late = keep}, returned with its reason) or {@code fail} (the task, and so the query,
+ *       fails with the record's reason); see {@link io.swag.core.plan.OnError}.
  *   <li>{@code late}: {@code count} (default: late and rejected records are counted in the query's
  *       observed metrics and not returned) or {@code keep} (they are returned too, with
  *       {@code swag_kind} = {@code late} / {@code rejected}, the record and the reason, for a side
@@ -41,7 +45,7 @@ import java.util.Set;
  */
 public final class SwagSparkOptions implements Serializable {
   private static final long serialVersionUID = 1L;
-  private static final Set<String> KNOWN = Set.of("output_mode", "watermark_delay_ms", "late", "metrics_name",
+  private static final Set<String> KNOWN = Set.of("output_mode", "watermark_delay_ms", "late", "metrics_name", "on_error",
       "cache_max_keys", "preaggregate", "preaggregate_slots");
   public static final int DEFAULT_CACHE_MAX_KEYS = 100_000;
   /** The most open (key, slice) partials per task by default (small primitive partials). */
@@ -64,9 +68,12 @@ public final class SwagSparkOptions implements Serializable {
    * {@link #DEFAULT_PREAGGREGATE_SKETCH_SLOTS} when a function keeps a sketch).
    */
   public final int preaggregateSlots;
+  /** What a rejected record does ({@code on_error}: reject, the default, or fail: {@link OnError}). */
+  public final OnError onError;
 
   private SwagSparkOptions(String outputMode, Long watermarkDelayMs, boolean keepLate, String metricsName,
-      int cacheMaxKeys, boolean preaggregate, int preaggregateSlots) {
+      int cacheMaxKeys, boolean preaggregate, int preaggregateSlots, OnError onError) {
+    this.onError = onError;
     this.preaggregate = preaggregate;
     this.preaggregateSlots = preaggregateSlots;
     this.outputMode = outputMode;
@@ -77,7 +84,7 @@ public final class SwagSparkOptions implements Serializable {
   }
 
   public static SwagSparkOptions defaults() {
-    return new SwagSparkOptions("append", null, false, "swag", DEFAULT_CACHE_MAX_KEYS, true, 0);
+    return new SwagSparkOptions("append", null, false, "swag", DEFAULT_CACHE_MAX_KEYS, true, 0, OnError.REJECT);
   }
 
   /** Parses {@code {"output_mode": ..., ...}}; null or empty: the defaults. */
@@ -117,7 +124,8 @@ public final class SwagSparkOptions implements Serializable {
     if (!pre.equals("auto") && !pre.equals("off")) {
       throw new IllegalArgumentException("options.preaggregate: '" + pre + "' is not one of auto, off");
     }
-    return new SwagSparkOptions(mode, delay, late.equals("keep"), name, cacheMax, pre.equals("auto"), slots);
+    OnError onError = OnError.parse("options.on_error", m.get("on_error"));
+    return new SwagSparkOptions(mode, delay, late.equals("keep"), name, cacheMax, pre.equals("auto"), slots, onError);
   }
 
   private static int intOption(Map<?, ?> m, String name, int dflt, int min) {

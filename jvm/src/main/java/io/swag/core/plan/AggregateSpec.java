@@ -59,6 +59,27 @@ public final class AggregateSpec {
     return Functions.byName(function, options);
   }
 
+  /** The kind of value the function's output column holds (one rule for every engine: {@link ResultKind}). */
+  public ResultKind resultKind() {
+    return switch (function) {
+      case "count" -> ResultKind.LONG;
+      case "argmin", "argmax" -> ResultKind.TIME;
+      case "collect" -> ResultKind.LIST;
+      case "sum", "mean", "avg", "geomean", "stddev", "variance", "min", "max", "first", "last", "hll", "median",
+          "quantile" -> ResultKind.DOUBLE;
+      case "kll" -> options.containsKey("rank") ? ResultKind.DOUBLE : ResultKind.STRUCT;
+      case io.swag.core.fn.UserFunctions.FUNCTION -> switch (create().resultType()) {
+        case DOUBLE -> ResultKind.DOUBLE;
+        case LONG -> ResultKind.LONG;
+        case BOOLEAN -> ResultKind.BOOLEAN;
+        case STRING -> ResultKind.STRING;
+      };
+      case "m4", "mincount", "maxcount", "bloom", "countmin" -> ResultKind.STRUCT;
+      default -> throw new IllegalArgumentException("function '" + function + "' is not one of "
+          + Functions.names());
+    };
+  }
+
   /** Identity of the computation, ignoring the output name: aggregates with equal keys are computed once. */
   String computationKey() {
     return function + "(" + column + ")" + Json.write(options);

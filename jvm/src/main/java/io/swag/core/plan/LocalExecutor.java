@@ -46,6 +46,7 @@ public final class LocalExecutor {
   private long arrivals;
   private final long[] timeOut = new long[1]; // the time RowContract.check parsed
   private long watermark = Long.MIN_VALUE;
+  private OnError onError = OnError.REJECT;
 
   /** For {@link #process(Map)}: the row layout is the columns the query uses. */
   public LocalExecutor(Plan plan) {
@@ -195,6 +196,16 @@ public final class LocalExecutor {
     r.put("record", original != null ? original : asMap(row));
     r.put("reason", reason);
     rejected.add(r);
+    onError.rejected(reason, r.get("record"));
+  }
+
+  /**
+   * What a rejected record does ({@link OnError}): {@code REJECT} (the default) keeps it for
+   * {@link #takeRejected()}; {@code FAIL} also throws from {@link #process}. Returns this executor.
+   */
+  public LocalExecutor onError(OnError mode) {
+    this.onError = mode;
+    return this;
   }
 
   /**

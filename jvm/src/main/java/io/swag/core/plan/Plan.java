@@ -47,6 +47,19 @@ public final class Plan {
   }
 
   @SuppressWarnings("unchecked")
+  /**
+   * The plan of {@code json}: a plan ({@link #toJson}: an object with {@code spec} and
+   * {@code groups}, e.g. one with several time groups) as it is, or a query spec, planned by the
+   * {@link Planner}. The one rule the engines' entry points take either by.
+   */
+  public static Plan of(String json) {
+    Object v = Json.parse(json);
+    if (v instanceof Map<?, ?> m && m.containsKey("groups") && m.containsKey("spec")) {
+      return fromJson(json);
+    }
+    return Planner.plan(QuerySpec.fromJson(json));
+  }
+
   public static Plan fromJson(String json) {
     Object v = Json.parse(json);
     if (!(v instanceof Map<?, ?> m) || !(m.get("groups") instanceof List<?> gl)) {

@@ -32,6 +32,37 @@ import java.util.List;
 public final class RowContract {
   private RowContract() {}
 
+  /**
+   * The value normalizer every engine applies to the cells it hands the core: integers (int, short,
+   * byte) as {@code Long}, {@code Float} and {@code BigDecimal} as {@code Double}, timestamps
+   * ({@link Instant}, {@link Date}, offset, zoned and local date-times) as epoch ms {@code Long};
+   * {@code Long}, {@code Double}, {@code String}, {@code Boolean}, null and anything else as they are
+   * (a connector maps its own remaining types). O(1), no allocation for the common types.
+   */
+  public static Object normalize(Object v) {
+    if (v == null || v instanceof Double || v instanceof Long || v instanceof String || v instanceof Boolean) {
+      return v;
+    }
+    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
+      return ((Number) v).longValue();
+    }
+    if (v instanceof Float || v instanceof java.math.BigDecimal) {
+      return ((Number) v).doubleValue();
+    }
+    if (v instanceof java.time.temporal.Temporal || v instanceof Date) {
+      Long t = parseTime(v);
+      if (t != null) {
+        return t;
+      }
+    }
+    return v;
+  }
+
+  /** Whether {@code v} is a value {@link #normalize} leaves for the core as it is (not a connector's own type). */
+  public static boolean isNormal(Object v) {
+    return v == null || v instanceof Double || v instanceof Long || v instanceof String || v instanceof Boolean;
+  }
+
   /** Epoch ms of a time value, or null if it is null or not a time (see the class comment). */
   public static Long parseTime(Object v) {
     if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {

@@ -3,6 +3,7 @@ package io.swag.flink.table;
 import io.swag.core.Swag;
 import io.swag.core.fifo.FifoBase;
 import io.swag.core.fn.Functions;
+import io.swag.core.plan.OnError;
 import io.swag.core.plan.RowContract;
 import java.util.HashMap;
 import java.util.Map;
@@ -57,12 +58,8 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
 
   /** The job parameter {@value #ON_ERROR_PARAM}: true for {@code fail}; a value other than fail/reject is an error. */
   static boolean failOnError(FunctionContext context, String function) {
-    String v = context.getJobParameter(ON_ERROR_PARAM, "reject").trim().toLowerCase(java.util.Locale.ROOT);
-    if (!v.equals("reject") && !v.equals("fail")) {
-      throw new IllegalArgumentException(function + ": job parameter " + ON_ERROR_PARAM + " must be 'reject' or 'fail', got '"
-          + v + "'");
-    }
-    return v.equals("fail");
+    return OnError.parse(function + ": job parameter " + ON_ERROR_PARAM, context.getJobParameter(ON_ERROR_PARAM, null))
+        == OnError.FAIL;
   }
 
   /** Whether {@code v} is refused (then ignored and counted, or the job fails); the same answer at retraction. */

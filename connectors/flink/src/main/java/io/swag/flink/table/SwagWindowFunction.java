@@ -391,7 +391,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     boolean named = input.getFieldNames(false) != null;
     for (int i = 0; i < row.length; i++) {
       int j = c.usedIdx[i];
-      row[i] = io.swag.flink.Layout.normalize(named ? input.getField(c.columns.get(j)) : input.getField(j));
+      row[i] = io.swag.core.plan.RowContract.normalize(named ? input.getField(c.columns.get(j)) : input.getField(j));
     }
     row[0] = t; // the time column is the first used column (no key columns)
     try {

@@ -1,0 +1,77 @@
+package io.swag.core.plan;
+
+import java.util.List;
+
+/**
+ * The compiled groups of a plan for one row layout, and the per-record rules every engine applies
+ * alike: which time groups accept a record ({@link #accept}), when a record is late (no time group
+ * accepts it and the query has no count window, which never makes a record late), and that a record
+ * is checked by every group that will take it before any group changes ({@link #check}), so a value
+ * one function refuses is rejected as a whole, never half-inserted.
+ */
+public final class QueryGroups {
+  private final List<WindowGroup> time;
+  private final List<CountGroup> count;
+
+  public QueryGroups(List<WindowGroup> time, List<CountGroup> count) {
+    this.time = List.copyOf(time);
+    this.count = List.copyOf(count);
+  }
+
+  /** The plan's time groups ({@link WindowGroup#timeGroups}) and count groups for rows in {@code columnOrder}. */
+  public static QueryGroups of(Plan plan, List<String> columnOrder, boolean finalOnly) {
+    return new QueryGroups(WindowGroup.timeGroups(plan, columnOrder, finalOnly), CountGroup.countGroups(plan, columnOrder));
+  }
+
+  public List<WindowGroup> time() {
+    return time;
+  }
+
+  public List<CountGroup> count() {
+    return count;
+  }
+
+  /**
+   * Sets {@code accepted[g]} to whether time group {@code g} uses a record at {@code t} at this
+   * watermark; returns the first accepting group, or -1. O(windows).
+   */
+  public int accept(long t, long watermark, boolean[] accepted) {
+    int first = -1;
+    for (int g = 0; g < accepted.length; g++) {
+      accepted[g] = time.get(g).accepts(t, watermark);
+      if (accepted[g] && first < 0) {
+        first = g;
+      }
+    }
+    return first;
+  }
+
+  /** Whether a record no time group accepts ({@code first} from {@link #accept} is -1) is late. */
+  public boolean late(int first) {
+    return first < 0 && count.isEmpty();
+  }
+
+  /** The reason text of a late record. */
+  public String lateReason(long t, long watermark) {
+    return "time " + t + " is beyond the allowed lateness (" + (time.isEmpty() ? 0 : time.get(0).latenessMs())
+        + " ms) at watermark " + watermark;
+  }
+
+  /**
+   * Checks a record's values in every group that takes it: the accepted time groups except
+   * {@code skip} (a caller whose insert into that group checks anyway; -1 for none) and every count
+   * group. Changes nothing.
+   *
+   * @throws IllegalArgumentException naming the function and value a group refuses
+   */
+  public void check(Object[] row, long t, boolean[] accepted, int skip) {
+    for (int g = 0; g < accepted.length; g++) {
+      if (accepted[g] && g != skip) {
+        time.get(g).check(row, t);
+      }
+    }
+    for (CountGroup c : count) {
+      c.check(row, t);
+    }
+  }
+}
