@@ -76,4 +76,24 @@ class RejectedTest {
     assertTrue(reasons.get(9003L).contains("v") && reasons.get(9003L).contains("NaN"), reasons.get(9003L));
     assertEquals(want, got, "the other rows' windows");
   }
+
+  @Test
+  void onErrorFailFailsTheJobWithTheReason() {
+    List<Row> bad = new java.util.ArrayList<>(TestStreams.generate(9, 200, 3, 6, 0, 50));
+    bad.add(50, Row.of("k2", (Long) bad.get(49).getField(1), Double.NaN, 9003L, (Long) bad.get(49).getField(4)));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    DataStream<Row> in = env.fromData(bad, TestStreams.TYPE).assignTimestampsAndWatermarks(watermarks());
+    SwagWindows.aggregate(in, query().toJson(), SwagFlinkOptions.defaults().withOnError("fail"))
+        .sinkTo(new StaticSink<>("rejected-fail"));
+    Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> env.execute("rejected-fail"));
+    Throwable c = e;
+    while (c != null && !(c instanceof io.swag.core.plan.OnError.RejectedRecordException)) {
+      c = c.getCause();
+    }
+    assertTrue(c != null, "the job failed for the rejected record: " + e);
+    assertTrue(c.getMessage().contains("'v' is NaN") && c.getMessage().contains("9003"), c.getMessage());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> SwagFlinkOptions.defaults().withOnError("ignore"));
+  }
 }
