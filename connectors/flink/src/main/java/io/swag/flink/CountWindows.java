@@ -41,7 +41,7 @@ final class CountWindows {
       this.index = index;
       this.spec = spec;
       this.queryWindow = plan.windows().get(0);
-      this.algorithm = plan.algorithm();
+      this.algorithm = plan.algorithm().id();
       if (!Swag.FIFO_ALGORITHMS.contains(algorithm)) {
         throw new IllegalArgumentException("count window: algorithm '" + algorithm + "' is not an in-order algorithm "
             + Swag.FIFO_ALGORITHMS);
@@ -53,11 +53,11 @@ final class CountWindows {
       int[] cols = new int[plan.product().size()];
       List<String> fields = layout.used;
       for (int j = 0; j < cols.length; j++) {
-        Map<String, Object> p = plan.product().get(j);
+        GroupPlan.Part p = plan.product().get(j);
         @SuppressWarnings("unchecked")
-        Map<String, Object> opts = (Map<String, Object>) p.get("options");
-        fns.add(new AggregateSpec("_", (String) p.get("function"), (String) p.get("column"), opts).create());
-        Object c = p.get("column");
+        Map<String, Object> opts = p.options();
+        fns.add(new AggregateSpec("_", p.function(), p.column(), opts).create());
+        Object c = p.column();
         cols[j] = c == null ? -1 : fields.indexOf((String) c);
       }
       this.fn = new ProductFunction(fns, cols);

@@ -3,13 +3,13 @@ package io.swag.flink;
 import io.swag.core.plan.ColdSlices;
 import io.swag.core.plan.EntryStore;
 import io.swag.core.plan.ExecutedPlan;
+import io.swag.core.plan.GroupKind;
 import io.swag.core.plan.GroupPlan;
 import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.QuerySpec;
 import io.swag.core.plan.StoredWindows;
 import io.swag.core.plan.WindowGroup;
-import io.swag.core.plan.WindowSpec;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -231,7 +231,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     countGroups = new ArrayList<>();
     QuerySpec spec = plan.spec();
     for (GroupPlan g : plan.groups()) {
-      if (g.kind().equals(WindowSpec.COUNT)) {
+      if (g.kind() == GroupKind.COUNT) {
         countGroups.add(new CountWindows.Group(spec, g, layout, countGroups.size()));
       }
     }

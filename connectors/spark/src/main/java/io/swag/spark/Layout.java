@@ -67,7 +67,7 @@ final class Layout implements Serializable {
           + "(processing-time and count windows are not supported on Spark yet)");
     }
     for (var g : plan.groups()) {
-      if (!g.kind().equals("time")) {
+      if (g.kind() != io.swag.core.plan.GroupKind.TIME) {
         throw new IllegalArgumentException("query.windows: count windows are not supported by the Spark connector yet");
       }
     }

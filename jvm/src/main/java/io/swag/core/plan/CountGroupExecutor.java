@@ -30,7 +30,7 @@ final class CountGroupExecutor extends GroupExecutor {
   CountGroupExecutor(QuerySpec spec, GroupPlan plan, Map<String, Integer> columnIndex, List<Map<String, Object>> out) {
     super(spec, plan, columnIndex, out);
     this.w = windows[0];
-    if (!Swag.FIFO_ALGORITHMS.contains(plan.algorithm())) {
+    if (!plan.algorithm().isFifo()) {
       throw new IllegalArgumentException("count window '" + w.name() + "': algorithm '" + plan.algorithm()
           + "' is not an in-order algorithm (" + Swag.FIFO_ALGORITHMS + ")");
     }
@@ -38,7 +38,7 @@ final class CountGroupExecutor extends GroupExecutor {
 
   /** A key's FIFO aggregator of the plan's in-order algorithm. */
   private FifoBase newFifo() {
-    return Swag.fifo(plan.algorithm(), fn);
+    return plan.algorithm().newFifo(fn);
   }
 
   @Override
