@@ -239,8 +239,14 @@ public final class GroupPlan {
       for (Map.Entry<String, Object> e : ((Map<String, Object>) m.get("reasons")).entrySet()) {
         reasons.put(e.getKey(), String.valueOf(e.getValue()));
       }
+      Algorithm algorithm;
+      try {
+        algorithm = Algorithm.parse((String) m.get("algorithm"));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(path + ".algorithm: " + e.getMessage(), e);
+      }
       return new GroupPlan(GroupKind.parse(path + ".kind", m.get("kind")),
-          ints((List<Object>) m.get("windows")), Algorithm.parse((String) m.get("algorithm")),
+          ints((List<Object>) m.get("windows")), algorithm,
           ((Number) m.get("min_arity")).intValue(), ((Number) m.get("slice_ms")).longValue(),
           (Boolean) m.get("slicing"), Boolean.TRUE.equals(m.get("stored_slices")), product, members, ((Number) m.get("eviction_window")).intValue(),
           ints((List<Object>) m.get("range_query_windows")), reasons);
