@@ -205,6 +205,28 @@ def test_rejected_value_does_not_consume_a_sequence_number() -> None:
 # ---- errors ----
 
 
+def test_every_java_algorithm_name_builds_from_python() -> None:
+    """Python keeps no list of algorithm names: every name Java's one parser (``io.swag.core.Algorithm``)
+    accepts, canonical or alias, builds from Python the aggregator Java names for it, and the listed
+    names are Java's canonical ones."""
+    parser = _jvm.jclass("io.swag.core.Algorithm")
+    names = [str(n) for n in parser.acceptedNames()]
+    canonical = {n: str(parser.parse(n).id()) for n in names}
+    trees = set(swag.out_of_order_algorithms())
+    assert set(ALGORITHMS) | trees | {"adaptive"} == set(canonical.values())
+    assert {"reactive", "fiba", "fiba4", "subtract_on_evict", "bfiba"} <= set(names)
+    for n in names:
+        if n == "adaptive":  # a plan's choice, built by the plan executors only
+            with pytest.raises(swag.SwagError, match="adaptive"):
+                swag.aggregator(n, "sum")
+            continue
+        for spelling in (n, n.upper().replace("_", "-")):
+            w = swag.aggregator(spelling, "sum")  # sum: subtract-on-evict needs an invertible function
+            assert w.algorithm == canonical[n], spelling
+            assert isinstance(w, swag.TimedAggregator) == (canonical[n] in trees), spelling
+            assert swag.timed_aggregator(spelling, "sum").algorithm == canonical[n], spelling
+
+
 def test_unknown_algorithm() -> None:
     with pytest.raises(swag.UnknownAlgorithmError) as e:
         swag.aggregator("quick_sort", "max")

@@ -10,7 +10,7 @@ import pytest
 
 import swag
 
-TREES = ["fiba", "bfiba2", "fiba4", "bclassic8"]
+TREES = ["bfiba4", "bfiba2", "nbfiba4", "bclassic8"]
 
 
 class Oracle:
@@ -46,7 +46,8 @@ class Oracle:
 
 def test_names() -> None:
     names = swag.out_of_order_algorithms()
-    assert "fiba" in names and "bclassic4" in names and "bfiba8" in names
+    assert "nbfiba4" in names and "bclassic4" in names and "bfiba8" in names
+    assert "fiba" not in names and "fiba4" not in names  # deprecated aliases: accepted, not listed
     assert not set(names) & set(swag.algorithms())
 
 
@@ -89,11 +90,11 @@ def test_out_of_order_against_python(algorithm: str) -> None:
     assert w.oldest_time() == o.times[0] and w.youngest_time() == o.times[-1]
 
 
-@pytest.mark.parametrize("algorithm", ["fiba", "daba_lite"])
+@pytest.mark.parametrize("algorithm", ["bfiba4", "daba_lite"])
 def test_bulk_insert(algorithm: str) -> None:
     w = swag.timed_aggregator(algorithm, "collect")
     w.bulk_insert([1, 2, 2, 5], [1.0, 2.0, 3.0, 4.0])
-    if algorithm == "fiba":
+    if algorithm == "bfiba4":
         w.bulk_insert([0, 2, 3], [9.0, 8.0, 7.0])  # interleaves; time 2 combines after older arrivals
         assert w.query() == [9.0, 1.0, 2.0, 3.0, 8.0, 7.0, 4.0]
         assert len(w) == 5
@@ -107,16 +108,18 @@ def test_bulk_insert(algorithm: str) -> None:
 
 
 def test_min_arity_option() -> None:
-    assert swag.timed_aggregator("fiba", "max", min_arity=8).algorithm == "bfiba8"
+    assert swag.timed_aggregator("bfiba", "max", min_arity=8).algorithm == "bfiba8"
+    assert swag.timed_aggregator("fiba", "max", min_arity=8).algorithm == "bfiba8"  # deprecated alias of bfiba
+    assert swag.timed_aggregator("fiba4", "max", min_arity=2).algorithm == "nbfiba2"  # deprecated alias of nbfiba4
     assert swag.timed_aggregator("bclassic", "max", min_arity=2).algorithm == "bclassic2"
     with pytest.raises(swag.SwagError, match="minArity"):
-        swag.timed_aggregator("fiba", "max", min_arity=3)
+        swag.timed_aggregator("bfiba", "max", min_arity=3)
     with pytest.raises(swag.SwagError, match="minArity"):
         swag.timed_aggregator("daba_lite", "max", min_arity=4)
 
 
 def test_argmax_time_out_of_order() -> None:
-    w = swag.timed_aggregator("fiba", "argmax")
+    w = swag.timed_aggregator("bfiba4", "argmax")
     for t, v in [(50, 1.0), (10, 9.0), (30, 9.0), (20, 3.0)]:
         w.insert(t, v)
     assert w.query() == 10  # earliest of the tied maxima by time, not by arrival
@@ -164,7 +167,7 @@ def test_aggregator_with_an_out_of_order_name() -> None:
 
 
 def test_out_of_order_errors() -> None:
-    w = swag.aggregator("fiba", "sum")
+    w = swag.aggregator("bfiba4", "sum")
     with pytest.raises(swag.NaNValueError):
         w.insert(1, float("nan"))
     with pytest.raises(swag.NaNValueError):

@@ -32,13 +32,18 @@ __all__ = [
 
 
 def algorithms() -> list[str]:
-    """The in-order (FIFO) algorithm names (Java ``io.swag.core.Swag.FIFO_ALGORITHMS``)."""
+    """The canonical in-order (FIFO) algorithm names (Java ``io.swag.core.Swag.FIFO_ALGORITHMS``).
+    Names are parsed by Java (``io.swag.core.Algorithm``), which also accepts aliases:
+    ``subtract_on_evict`` (= ``soe``) and the deprecated ``reactive`` (= ``flatfat``)."""
     return [str(a) for a in _jvm.jclass("io.swag.core.Swag").FIFO_ALGORITHMS]
 
 
 def out_of_order_algorithms() -> list[str]:
-    """The out-of-order (B-tree) algorithm names: ``fiba``, ``bfiba2/4/8``, ``fiba2/4/8``,
-    ``bclassic2/4/8`` (Java ``io.swag.core.Swag.OUT_OF_ORDER_ALGORITHMS``)."""
+    """The canonical out-of-order (B-tree) algorithm names: ``bclassic2/4/8`` (classic B-tree),
+    ``nbfiba2/4/8`` (FiBA without bulk operations), ``bfiba2/4/8`` (FiBA with bulk evict and insert)
+    (Java ``io.swag.core.Swag.OUT_OF_ORDER_ALGORITHMS``). Also accepted: the family names
+    ``bclassic``, ``nbfiba``, ``bfiba`` (min arity 4 or ``min_arity``) and the deprecated aliases
+    ``fiba`` (= ``bfiba4``) and ``fiba2/4/8`` (= ``nbfiba2/4/8``)."""
     return [str(a) for a in _jvm.jclass("io.swag.core.Swag").OUT_OF_ORDER_ALGORITHMS]
 
 
@@ -141,7 +146,7 @@ class TimedAggregator(_Window):
     naive datetimes are read as UTC). ``argmin``/``argmax`` give the time of the extreme value.
 
     With an in-order algorithm (``daba_lite``, ...) times must be non-decreasing; with an
-    out-of-order one (``fiba``, ...) values may arrive in any order, any time can be evicted, and
+    out-of-order one (``bfiba4``, ...) values may arrive in any order, any time can be evicted, and
     :meth:`query` takes a time range (window sharing). A value at a time already present is
     combined into that entry, after the older arrivals.
     """
@@ -280,7 +285,7 @@ def aggregator(algorithm: str, function: str, **options: Any) -> Any:
 
     With an in-order name (:func:`algorithms`, e.g. ``"daba_lite"``) it is a FIFO
     :class:`Aggregator`; with an out-of-order name (:func:`out_of_order_algorithms`, e.g.
-    ``"bfiba4"`` or ``"fiba"``) it is a :class:`TimedAggregator` taking ``insert(time, value)`` in
+    ``"bfiba4"``) it is a :class:`TimedAggregator` taking ``insert(time, value)`` in
     any order, ``evict(time)``, ``bulk_evict(time)``, ``bulk_insert(times, values)`` and
     ``query(t_from, t_to)``. Options configure the function, e.g. ``bloom``: ``bits``,
     ``hashes``; ``countmin``: ``width``, ``depth``; ``hll``: ``lgK``; ``kll``: ``k``, ``rank``;
@@ -291,14 +296,15 @@ def aggregator(algorithm: str, function: str, **options: Any) -> Any:
 
 
 def _is_out_of_order(algorithm: str) -> bool:
-    a = algorithm.strip().lower().replace("-", "_")
-    return a in out_of_order_algorithms() or a in ("bfiba", "bclassic")
+    """Whether ``algorithm`` names a B-tree, by Java's one parser of names (``io.swag.core.Algorithm``)."""
+    a = _jvm.jclass("io.swag.core.Algorithm").find(algorithm)
+    return a is not None and bool(a.isTree())
 
 
 def timed_aggregator(algorithm: str, function: str, **options: Any) -> TimedAggregator:
     """Like :func:`aggregator`, with event times (see :class:`TimedAggregator`). ``algorithm`` is
     an in-order name (:func:`algorithms`) or an out-of-order one (:func:`out_of_order_algorithms`,
-    e.g. ``"fiba"``, which also takes ``min_arity=2|4|8``)."""
+    e.g. ``"bfiba"``, which also takes ``min_arity=2|4|8``)."""
     if "min_arity" in options:
         options = dict(options)
         options["minArity"] = options.pop("min_arity")

@@ -19,9 +19,10 @@ class SwagTimedTest {
 
   @Test
   void namesAndArity() {
-    assertEquals("fiba", Swag.timed("fiba", "sum").algorithm());
+    assertEquals("bfiba4", Swag.timed("fiba", "sum").algorithm());
     assertEquals("bfiba8", Swag.timed("fiba", "sum", Map.of("minArity", 8)).algorithm());
-    assertEquals("fiba2", Swag.timed("fiba4", "sum", Map.of("minArity", 2)).algorithm());
+    assertEquals("nbfiba2", Swag.timed("fiba4", "sum", Map.of("minArity", 2)).algorithm());
+    assertEquals("nbfiba8", Swag.timed("nbfiba", "sum", Map.of("minArity", 8)).algorithm());
     assertEquals("bclassic4", Swag.timed("bclassic", "sum").algorithm());
     assertEquals("daba_lite", Swag.timed("daba_lite", "sum").algorithm());
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -39,8 +40,8 @@ class SwagTimedTest {
   /** On in-order input every algorithm behind the interface gives the same results. */
   @Test
   void swappableOnInOrderInput() {
-    List<String> algos = List.of("fiba", "bfiba2", "fiba8", "bclassic4", "daba_lite", "two_stacks_lite", "flatfit",
-        "reactive", "daba", "two_stacks", "recalc");
+    List<String> algos = List.of("fiba", "bfiba2", "fiba8", "nbfiba4", "bclassic4", "daba_lite", "two_stacks_lite",
+        "flatfit", "flatfat", "reactive", "daba", "two_stacks", "recalc");
     for (String fn : List.of("collect", "sum", "argmax")) {
       SplittableRandom r = new SplittableRandom(9);
       TimedAggregator[] ws = new TimedAggregator[algos.size()];

@@ -1,6 +1,7 @@
 package io.swag.flink;
 
 import io.swag.core.plan.AggregateSpec;
+import io.swag.core.plan.GroupKind;
 import io.swag.core.plan.GroupPlan;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.QuerySpec;
@@ -92,7 +93,7 @@ public final class Layout implements Serializable {
           pos[i][j] = out.indexOf(w.aggregates().get(j).output());
         }
       }
-      if (g.kind().equals(WindowSpec.COUNT)) {
+      if (g.kind() == GroupKind.COUNT) {
         cp.add(pos[0]);
         cn.add(names[0]);
       } else {

@@ -2,6 +2,7 @@ package io.swag.spark;
 
 import io.swag.core.plan.AggregateSpec;
 import io.swag.core.plan.CountGroup;
+import io.swag.core.plan.GroupKind;
 import io.swag.core.plan.LocalExecutor;
 import io.swag.core.plan.OnError;
 import io.swag.core.plan.Plan;
@@ -90,7 +91,7 @@ final class Layout implements Serializable {
     int timeGroups = 0;
     int countGroups = 0;
     for (var g : plan.groups()) {
-      if (g.kind().equals("time")) {
+      if (g.kind() == GroupKind.TIME) {
         timeGroups++;
       } else {
         countGroups++;
@@ -159,7 +160,7 @@ final class Layout implements Serializable {
           cols[w][j] = first + outputs.indexOf(aggs.get(j).output());
         }
       }
-      if (g.kind().equals("time")) {
+      if (g.kind() == GroupKind.TIME) {
         tc.add(cols);
       } else {
         cc.add(cols[0]);

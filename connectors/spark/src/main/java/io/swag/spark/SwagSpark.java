@@ -128,7 +128,7 @@ public final class SwagSpark {
 
   public static Dataset<Row> aggregate(Dataset<Row> df, Plan plan, SwagSparkOptions options) {
     String time = plan.spec().time();
-    boolean eventTime = plan.groups().stream().anyMatch(g -> g.kind().equals("time"));
+    boolean eventTime = plan.groups().stream().anyMatch(g -> g.kind() == io.swag.core.plan.GroupKind.TIME);
     if (eventTime && df.isStreaming() && List.of(df.schema().fieldNames()).contains(time)) {
       df = prepareStream(df, time, options);
     }

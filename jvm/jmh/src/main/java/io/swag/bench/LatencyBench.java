@@ -1,5 +1,6 @@
 package io.swag.bench;
 
+import io.swag.core.Algorithm;
 import io.swag.core.Swag;
 import io.swag.core.TimedAggregator;
 import io.swag.core.fifo.FifoBase;
@@ -62,7 +63,7 @@ public final class LatencyBench {
     int n = 1 << logN;
     long[] lat = new long[rounds];
     Round round;
-    boolean fifo = Swag.FIFO_ALGORITHMS.contains(algorithm);
+    boolean fifo = Algorithm.parse(algorithm).isFifo();
     if (fifo) {
       if (distance != 0) {
         throw new IllegalArgumentException("in-order algorithm " + algorithm + " needs distance=0");

@@ -1,5 +1,6 @@
 package io.swag.bench;
 
+import io.swag.core.Algorithm;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
 import io.swag.core.plan.QuerySpec;
@@ -70,8 +71,8 @@ public class PlannerOrderBench {
     if (!forced.equals("planned")) {
       String digits = forced.replaceAll("[^0-9]", "");
       int arity = digits.isEmpty() ? plan.groups().get(0).minArity() : Integer.parseInt(digits);
-      plan = plan.withGroup(0, plan.groups().get(0).withAlgorithm(forced, arity));
-      if (!forced.startsWith("bfiba")) { // an in-order algorithm cannot be sliced (a slice is replaced in place)
+      plan = plan.withGroup(0, plan.groups().get(0).withAlgorithm(Algorithm.parse(forced), arity));
+      if (!plan.groups().get(0).isTree()) { // an in-order algorithm cannot be sliced (a slice is replaced in place)
         plan = plan.withGroup(0, plan.groups().get(0).withSlicing(false));
       }
     }
@@ -79,7 +80,7 @@ public class PlannerOrderBench {
     if (slicing.equals("off")) {
       plan = plan.withGroup(0, plan.groups().get(0).withSlicing(false));
     }
-    algorithm = plan.groups().get(0).algorithm();
+    algorithm = plan.groups().get(0).algorithm().id();
     s = new ExecutorStream(plan, 4, 50, stream.equals("out_of_order"));
     while (s.streamMs() < 3_660_000L) {
       s.feed(BATCH, null);

@@ -1,5 +1,6 @@
 package io.swag.bench;
 
+import io.swag.core.plan.GroupKind;
 import io.swag.core.plan.GroupPlan;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
@@ -95,7 +96,7 @@ public class PlannerSharingBench {
       String one = spec(List.of(sizes.get(j)), slide).replace("\"max0\"", "\"max" + j + "\"")
           .replace("\"sum0\"", "\"sum" + j + "\"");
       GroupPlan g = Planner.plan(QuerySpec.fromJson(one)).groups().get(0);
-      groups.add(new GroupPlan("time", List.of(j), g.algorithm(), g.minArity(), g.sliceMs(), g.slicing(), g.storedSlices(),
+      groups.add(new GroupPlan(GroupKind.TIME, List.of(j), g.algorithm(), g.minArity(), g.sliceMs(), g.slicing(), g.storedSlices(),
           g.product(), g.members(), j, List.of(), g.reasons()));
     }
     return new Plan(spec, groups);

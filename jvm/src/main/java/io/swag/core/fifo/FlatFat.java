@@ -78,7 +78,7 @@ public final class FlatFat extends FifoBase {
 
   public FlatFat(AggregateFunction<?, ?, ?> fn) {
     // Own layout (no FifoBase ring); FifoBase's cap and mask are the number of leaves and its mask.
-    super("reactive", fn, fn.newPartials());
+    super("flatfat", fn, fn.newPartials());
     cap = MIN_CAPACITY;
     mask = cap - 1;
     p.resize(2 * cap + 1);
@@ -401,7 +401,7 @@ public final class FlatFat extends FifoBase {
       }
     }
     if (newCap > (1 << 29) || need > newCap) {
-      throw new IllegalStateException("window too large for algorithm 'reactive': " + need + " elements");
+      throw new IllegalStateException("window too large for algorithm 'flatfat': " + need + " elements");
     }
     if (newCap == cap) {
       compact();

@@ -84,11 +84,7 @@ public final class BulkFingerBTree extends FingerBTree {
   private int bLen;
 
   public BulkFingerBTree(AggregateFunction<?, ?, ?> fn, int minArity) {
-    this(fn, minArity, "bfiba" + minArity);
-  }
-
-  BulkFingerBTree(AggregateFunction<?, ?, ?> fn, int minArity, String name) {
-    super(name, fn, minArity);
+    super("bfiba" + minArity, fn, minArity);
   }
 
   private void push(int node, int nbr, int anc, int ancLevel, int sep, int cut) {

@@ -22,7 +22,7 @@ import io.swag.core.AggregateFunction;
 public class FingerBTree extends BTreeCore {
 
   public FingerBTree(AggregateFunction<?, ?, ?> fn, int minArity) {
-    this("fiba" + minArity, fn, minArity);
+    this("nbfiba" + minArity, fn, minArity);
   }
 
   FingerBTree(String name, AggregateFunction<?, ?, ?> fn, int minArity) {

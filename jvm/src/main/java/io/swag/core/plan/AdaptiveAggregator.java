@@ -1,10 +1,9 @@
 package io.swag.core.plan;
 
 import io.swag.core.AggregateFunction;
-import io.swag.core.Swag;
+import io.swag.core.Algorithm;
 import io.swag.core.TimedAggregator;
 import io.swag.core.fifo.TimedFifo;
-import io.swag.core.ooo.Trees;
 import java.util.NoSuchElementException;
 
 /**
@@ -24,8 +23,8 @@ import java.util.NoSuchElementException;
  * Pending inputs are checked when inserted ({@link InputCheck}), so a bad value fails at once.
  */
 public final class AdaptiveAggregator implements TimedAggregator {
-  private final String fifoAlgorithm;
-  private final String treeAlgorithm;
+  private final Algorithm fifoAlgorithm;
+  private final Algorithm treeAlgorithm;
   private final AggregateFunction<?, ?, ?> fn;
   private final InputCheck check;
   private TimedFifo fifo;
@@ -40,12 +39,20 @@ public final class AdaptiveAggregator implements TimedAggregator {
 
   /** {@code fifoAlgorithm}: an in-order algorithm name ({@code daba_lite}, {@code soe}, ...); {@code treeAlgorithm}: e.g. {@code bfiba4}. */
   public AdaptiveAggregator(String fifoAlgorithm, String treeAlgorithm, ProductFunction fn) {
+    this(Algorithm.parse(fifoAlgorithm), Algorithm.parse(treeAlgorithm), fn);
+  }
+
+  /** {@code fifoAlgorithm}: an in-order algorithm; {@code treeAlgorithm}: a tree, e.g. {@link Algorithm#BFIBA4}. */
+  public AdaptiveAggregator(Algorithm fifoAlgorithm, Algorithm treeAlgorithm, ProductFunction fn) {
     this.fifoAlgorithm = fifoAlgorithm;
     this.treeAlgorithm = treeAlgorithm;
     this.fn = fn;
     this.check = new InputCheck(fn);
-    this.fifo = Swag.timedFifo(fifoAlgorithm, fn);
-    newTree(); // fail early on a bad name
+    if (!treeAlgorithm.isTree()) {
+      throw new IllegalArgumentException("adaptive: treeAlgorithm '" + treeAlgorithm + "' is not a tree; trees: "
+          + Algorithm.TREE_NAMES);
+    }
+    this.fifo = new TimedFifo(fifoAlgorithm.newFifo(fn));
   }
 
   /** Whether this aggregator has switched to the tree. */
@@ -63,7 +70,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
 
   /** The tree this aggregator works with once switched (O(1); nothing is inserted). */
   private TimedAggregator newTree() {
-    return Trees.create(treeAlgorithm, fn);
+    return treeAlgorithm.newTree(fn);
   }
 
   /**

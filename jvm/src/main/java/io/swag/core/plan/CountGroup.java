@@ -30,14 +30,14 @@ public final class CountGroup {
 
   /** @param columnIndex the row index of each column name ({@code Object[]} rows) */
   public CountGroup(QuerySpec spec, GroupPlan plan, Map<String, Integer> columnIndex) {
-    if (plan.kind().equals("time")) {
+    if (plan.kind() == GroupKind.TIME) {
       throw new IllegalArgumentException("group of kind '" + plan.kind() + "' is not a count-window group");
     }
     this.spec = spec;
     this.plan = plan;
     this.queryWindow = plan.windows().get(0);
     this.window = spec.windows().get(queryWindow);
-    if (!Swag.FIFO_ALGORITHMS.contains(plan.algorithm())) {
+    if (!plan.algorithm().isFifo()) {
       throw new IllegalArgumentException("count window '" + window.name() + "': algorithm '" + plan.algorithm()
           + "' is not an in-order algorithm (" + Swag.FIFO_ALGORITHMS + ")");
     }
@@ -55,7 +55,7 @@ public final class CountGroup {
     }
     List<CountGroup> r = new ArrayList<>();
     for (GroupPlan g : plan.groups()) {
-      if (!g.kind().equals("time")) {
+      if (g.kind() == GroupKind.COUNT) {
         r.add(new CountGroup(plan.spec(), g, index));
       }
     }
@@ -69,7 +69,7 @@ public final class CountGroup {
 
   /** A FIFO aggregator of the plan's in-order algorithm. */
   FifoBase newFifo() {
-    return Swag.fifo(plan.algorithm(), fn);
+    return plan.algorithm().newFifo(fn);
   }
 
   /** The read-back of what this group runs, from a FIFO made as each key's is ({@link ExecutedPlan}). */

@@ -37,7 +37,7 @@ import java.util.Map;
  */
 public final class ExecutedPlan {
   /** One group's read-back (see the class comment for the fields). */
-  public record Group(String kind, List<Integer> windows, List<String> windowNames, String aggregator,
+  public record Group(GroupKind kind, List<Integer> windows, List<String> windowNames, String aggregator,
       String algorithm, String structure, boolean adaptive, boolean switched, String tree, int minArity,
       boolean slicing, long sliceMs, int evictionWindow, List<Integer> rangeQueryWindows) {
     public Group {
@@ -91,21 +91,21 @@ public final class ExecutedPlan {
           range.add(windows.get(i));
         }
       }
-      return new Group("time", windows, names, built.algorithm(), a.algorithm(), structure.getClass().getSimpleName(),
+      return new Group(GroupKind.TIME, windows, names, built.algorithm(), a.algorithm(), structure.getClass().getSimpleName(),
           adaptive, switched, tree == null ? null : tree.algorithm(), tree == null ? 0 : minArityOf(tree), slicing,
           sliceMs, windows.get(largest), range);
     }
 
     /** The read-back of a count-window group (window {@code queryWindow} of {@code spec}) from the FIFO built for a key. */
     public static Group ofCount(QuerySpec spec, int queryWindow, FifoBase built) {
-      return new Group("count", List.of(queryWindow), List.of(spec.windows().get(queryWindow).name()),
+      return new Group(GroupKind.COUNT, List.of(queryWindow), List.of(spec.windows().get(queryWindow).name()),
           built.algorithm(), built.algorithm(), built.getClass().getSimpleName(), false, false, null, 0, false, 0,
           queryWindow, List.of());
     }
 
     Map<String, Object> toMap() {
       Map<String, Object> m = new LinkedHashMap<>();
-      m.put("kind", kind);
+      m.put("kind", kind.json());
       m.put("windows", new ArrayList<Object>(windows));
       m.put("window_names", new ArrayList<Object>(windowNames));
       m.put("aggregator", aggregator);
@@ -125,7 +125,7 @@ public final class ExecutedPlan {
     @SuppressWarnings("unchecked")
     static Group fromMap(Map<String, Object> m) {
       try {
-        return new Group((String) m.get("kind"), ints((List<Object>) m.get("windows")),
+        return new Group(GroupKind.parse("executed plan: kind", m.get("kind")), ints((List<Object>) m.get("windows")),
             strings((List<Object>) m.get("window_names")), (String) m.get("aggregator"), (String) m.get("algorithm"),
             (String) m.get("structure"), (Boolean) m.get("adaptive"), (Boolean) m.get("switched"),
             (String) m.get("tree"), ((Number) m.get("min_arity")).intValue(), (Boolean) m.get("slicing"),
@@ -147,7 +147,7 @@ public final class ExecutedPlan {
         sb.append(", min arity ").append(minArity);
       }
       sb.append(")").append(slicing ? ", sliced " + sliceMs + " ms" : ", not sliced");
-      if (kind.equals("time")) {
+      if (kind == GroupKind.TIME) {
         sb.append("; eviction bounded by ").append(windowNames.get(windows.indexOf(evictionWindow)))
             .append("; range queries: ");
         List<String> rq = new ArrayList<>();

@@ -67,12 +67,4 @@ abstract class GroupExecutor {
     }
     out.add(row);
   }
-
-  static long satAdd(long a, long b) {
-    long r = a + b;
-    if (((a ^ r) & (b ^ r)) < 0) {
-      return a < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-    }
-    return r;
-  }
 }

@@ -1,6 +1,9 @@
 package io.swag.core.plan;
 
+import io.swag.core.AggregateFunction;
+import io.swag.core.Algorithm;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,9 +14,10 @@ import java.util.Objects;
  * (same key, same time), or one count window. Immutable value, part of a {@link Plan}.
  *
  * <ul>
- *   <li>{@code algorithm}: {@code daba_lite}, {@code soe}, {@code adaptive} (DABA Lite, switching to
- *       {@code bfiba<minArity>} by one bulk insert at the first out-of-order record) or
- *       {@code bfiba2/4/8};
+ *   <li>{@code kind}: {@link GroupKind#TIME} or {@link GroupKind#COUNT};
+ *   <li>{@code algorithm} ({@link Algorithm}): {@code daba_lite}, {@code soe}, {@code adaptive}
+ *       (DABA Lite, switching to {@code bfiba<minArity>} by one bulk insert at the first
+ *       out-of-order record) or {@code bfiba2/4/8};
  *   <li>{@code minArity}: the B-tree arity of {@code bfiba} and of the fallback tree of the
  *       in-order algorithms (an in-order promise broken by the data switches to it too);
  *   <li>{@code sliceMs} (gcd of sizes, slides and offsets; 0 for count windows) and {@code slicing}
@@ -23,44 +27,78 @@ import java.util.Objects;
  *       per slice as they arrive and keep slices, not records, in state and on the heap
  *       ({@link StoredWindows}); else they keep the records;
  *   <li>{@code product}: the distinct aggregates of the group packed into one product function,
- *       each {@code {function, column, options}}; {@code members}: per window of the group, the
+ *       each a {@link Part} ({@code {function, column, options}} in JSON); {@code members}: per window of the group, the
  *       product index of each of its aggregates;
  *   <li>{@code evictionWindow} (bounds eviction, the largest) and {@code rangeQueryWindows};
  *   <li>{@code reasons}: why each choice was made (keys algorithm, arity, slicing, state, sharing).
  * </ul>
+ *
+ * <p>JSON ({@link Plan#toJson}): {@code kind} {@code "time"}/{@code "count"} and {@code algorithm}
+ * the {@linkplain Algorithm#id() canonical name}; reading a plan also accepts an algorithm's aliases.
  */
 public final class GroupPlan {
-  private final String kind;
+  /**
+   * One aggregate of the group's product: {@code function}({@code column}) with {@code options}
+   * ({@code column} null: the count of records). Options keep their order (sorted by name, as in
+   * {@link AggregateSpec}).
+   */
+  public record Part(String function, String column, Map<String, Object> options) {
+    public Part {
+      options = Collections.unmodifiableMap(new LinkedHashMap<>(options == null ? Map.of() : options));
+    }
+
+    /** The part of an aggregate (its function, column and options; not its output name). */
+    public static Part of(AggregateSpec a) {
+      return new Part(a.function(), a.column(), a.options());
+    }
+
+    /** A new instance of the function ({@link AggregateSpec#create}). */
+    public AggregateFunction<?, ?, ?> create() {
+      return new AggregateSpec("_", function, column, options).create();
+    }
+
+    Map<String, Object> toMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("function", function);
+      m.put("column", column);
+      m.put("options", new LinkedHashMap<>(options));
+      return m;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Part fromMap(Map<String, Object> m) {
+      return new Part((String) Objects.requireNonNull(m.get("function"), "function"), (String) m.get("column"),
+          (Map<String, Object>) m.get("options"));
+    }
+  }
+
+  private final GroupKind kind;
   private final List<Integer> windows;
-  private final String algorithm;
+  private final Algorithm algorithm;
   private final int minArity;
   private final long sliceMs;
   private final boolean slicing;
   private final boolean storedSlices;
-  private final List<Map<String, Object>> product;
+  private final List<Part> product;
   private final List<List<Integer>> members;
   private final int evictionWindow;
   private final List<Integer> rangeQueryWindows;
   private final Map<String, String> reasons;
 
-  public GroupPlan(String kind, List<Integer> windows, String algorithm, int minArity, long sliceMs, boolean slicing,
-      boolean storedSlices, List<Map<String, Object>> product, List<List<Integer>> members, int evictionWindow,
+  public GroupPlan(GroupKind kind, List<Integer> windows, Algorithm algorithm, int minArity, long sliceMs,
+      boolean slicing, boolean storedSlices, List<Part> product, List<List<Integer>> members, int evictionWindow,
       List<Integer> rangeQueryWindows, Map<String, String> reasons) {
-    this.kind = kind;
+    this.kind = Objects.requireNonNull(kind, "kind");
     this.windows = List.copyOf(windows);
-    this.algorithm = algorithm;
+    this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
     this.minArity = minArity;
     this.sliceMs = sliceMs;
     this.slicing = slicing;
-    if (storedSlices && (sliceMs <= 0 || !kind.equals("time"))) {
+    if (storedSlices && (sliceMs <= 0 || kind != GroupKind.TIME)) {
       throw new IllegalArgumentException("stored slices need a time group with a slice width > 0");
     }
     this.storedSlices = storedSlices;
-    List<Map<String, Object>> p = new ArrayList<>();
-    for (Map<String, Object> m : product) {
-      p.add(java.util.Collections.unmodifiableMap(new LinkedHashMap<>(m)));
-    }
-    this.product = List.copyOf(p);
+    this.product = List.copyOf(product);
     List<List<Integer>> mm = new ArrayList<>();
     for (List<Integer> l : members) {
       mm.add(List.copyOf(l));
@@ -71,8 +109,7 @@ public final class GroupPlan {
     this.reasons = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(reasons));
   }
 
-  /** {@code "time"} or {@code "count"}. */
-  public String kind() {
+  public GroupKind kind() {
     return kind;
   }
 
@@ -81,7 +118,7 @@ public final class GroupPlan {
     return windows;
   }
 
-  public String algorithm() {
+  public Algorithm algorithm() {
     return algorithm;
   }
 
@@ -89,13 +126,13 @@ public final class GroupPlan {
     return minArity;
   }
 
-  /** The B-tree used by {@code bfiba*} and as fallback of the in-order algorithms. */
-  public String treeAlgorithm() {
-    return "bfiba" + minArity;
+  /** The B-tree used as fallback of the in-order algorithms: {@code bfiba<minArity>}. */
+  public Algorithm treeAlgorithm() {
+    return Algorithm.bulkTree(minArity);
   }
 
   public boolean isTree() {
-    return algorithm.startsWith("bfiba");
+    return algorithm.isTree();
   }
 
   public long sliceMs() {
@@ -114,7 +151,7 @@ public final class GroupPlan {
     return storedSlices;
   }
 
-  public List<Map<String, Object>> product() {
+  public List<Part> product() {
     return product;
   }
 
@@ -134,8 +171,13 @@ public final class GroupPlan {
     return reasons;
   }
 
-  /** A copy with another algorithm (and arity), e.g. to compare algorithms in tests or benchmarks. */
+  /** {@link #withAlgorithm(Algorithm, int)} by name ({@link Algorithm#parse(String)}). */
   public GroupPlan withAlgorithm(String algorithm, int minArity) {
+    return withAlgorithm(Algorithm.parse(algorithm), minArity);
+  }
+
+  /** A copy with another algorithm (and arity), e.g. to compare algorithms in tests or benchmarks. */
+  public GroupPlan withAlgorithm(Algorithm algorithm, int minArity) {
     return new GroupPlan(kind, windows, algorithm, minArity, sliceMs, slicing, storedSlices, product, members,
         evictionWindow, rangeQueryWindows, with("algorithm", "set explicitly to " + algorithm + " (arity " + minArity + ")"));
   }
@@ -163,14 +205,18 @@ public final class GroupPlan {
 
   Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("kind", kind);
+    m.put("kind", kind.json());
     m.put("windows", new ArrayList<Object>(windows));
-    m.put("algorithm", algorithm);
+    m.put("algorithm", algorithm.id());
     m.put("min_arity", (long) minArity);
     m.put("slice_ms", sliceMs);
     m.put("slicing", slicing);
     m.put("stored_slices", storedSlices);
-    m.put("product", new ArrayList<Object>(product));
+    List<Object> parts = new ArrayList<>();
+    for (Part p : product) {
+      parts.add(p.toMap());
+    }
+    m.put("product", parts);
     m.put("members", new ArrayList<Object>(members));
     m.put("eviction_window", (long) evictionWindow);
     m.put("range_query_windows", new ArrayList<Object>(rangeQueryWindows));
@@ -185,16 +231,22 @@ public final class GroupPlan {
       for (Object o : (List<Object>) m.get("members")) {
         members.add(ints((List<Object>) o));
       }
-      List<Map<String, Object>> product = new ArrayList<>();
+      List<Part> product = new ArrayList<>();
       for (Object o : (List<Object>) m.get("product")) {
-        product.add((Map<String, Object>) o);
+        product.add(Part.fromMap((Map<String, Object>) o));
       }
       Map<String, String> reasons = new LinkedHashMap<>();
       for (Map.Entry<String, Object> e : ((Map<String, Object>) m.get("reasons")).entrySet()) {
         reasons.put(e.getKey(), String.valueOf(e.getValue()));
       }
-      return new GroupPlan((String) Objects.requireNonNull(m.get("kind"), "kind"),
-          ints((List<Object>) m.get("windows")), (String) Objects.requireNonNull(m.get("algorithm"), "algorithm"),
+      Algorithm algorithm;
+      try {
+        algorithm = Algorithm.parse((String) m.get("algorithm"));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(path + ".algorithm: " + e.getMessage(), e);
+      }
+      return new GroupPlan(GroupKind.parse(path + ".kind", m.get("kind")),
+          ints((List<Object>) m.get("windows")), algorithm,
           ((Number) m.get("min_arity")).intValue(), ((Number) m.get("slice_ms")).longValue(),
           (Boolean) m.get("slicing"), Boolean.TRUE.equals(m.get("stored_slices")), product, members, ((Number) m.get("eviction_window")).intValue(),
           ints((List<Object>) m.get("range_query_windows")), reasons);

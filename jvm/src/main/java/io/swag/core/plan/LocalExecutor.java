@@ -73,7 +73,7 @@ public final class LocalExecutor {
     valueIdx = RowContract.valueIndices(spec, index::get);
     boolean time = false;
     for (GroupPlan g : plan.groups()) {
-      if (g.kind().equals("time")) {
+      if (g.kind() == GroupKind.TIME) {
         groups.add(new TimeGroupExecutor(spec, g, index, rows));
         time = true;
       } else {

@@ -92,7 +92,7 @@ public final class Plan {
       }
       sb.append(String.join(", ", names)).append("): one aggregator per key\n");
       sb.append("  algorithm: ").append(g.algorithm());
-      boolean count = g.kind().equals("count");
+      boolean count = g.kind() == GroupKind.COUNT;
       if (!g.isTree() && !count) {
         sb.append(" (fallback tree ").append(g.treeAlgorithm()).append(")");
       }
@@ -104,10 +104,9 @@ public final class Plan {
             .append(g.reasons().getOrDefault("arity", "-")).append('\n');
       }
       List<String> prod = new ArrayList<>();
-      for (Map<String, Object> p : g.product()) {
-        Object opts = p.get("options");
-        prod.add(p.get("function") + "(" + (p.get("column") == null ? "*" : p.get("column")) + ")"
-            + (opts instanceof Map<?, ?> om && !om.isEmpty() ? Json.write(opts) : ""));
+      for (GroupPlan.Part p : g.product()) {
+        prod.add(p.function() + "(" + (p.column() == null ? "*" : p.column()) + ")"
+            + (p.options().isEmpty() ? "" : Json.write(p.options())));
       }
       sb.append("  product aggregate: ").append(String.join(" x ", prod)).append('\n');
       if (count) {

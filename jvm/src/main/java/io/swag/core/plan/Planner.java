@@ -1,6 +1,7 @@
 package io.swag.core.plan;
 
 import io.swag.core.AggregateFunction;
+import io.swag.core.Algorithm;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,21 +72,21 @@ public final class Planner {
       }
     }
     if (!time.isEmpty()) {
-      groups.add(group(spec, "time", time));
+      groups.add(group(spec, GroupKind.TIME, time));
     }
     for (int i = 0; i < spec.windows().size(); i++) {
       if (!spec.windows().get(i).isTime()) {
-        groups.add(group(spec, "count", List.of(i)));
+        groups.add(group(spec, GroupKind.COUNT, List.of(i)));
       }
     }
     return new Plan(spec, groups);
   }
 
-  private static GroupPlan group(QuerySpec spec, String kind, List<Integer> windows) {
+  private static GroupPlan group(QuerySpec spec, GroupKind kind, List<Integer> windows) {
     Map<String, String> reasons = new LinkedHashMap<>();
     // product: the distinct aggregates of the group
     List<String> keys = new ArrayList<>();
-    List<Map<String, Object>> product = new ArrayList<>();
+    List<GroupPlan.Part> product = new ArrayList<>();
     List<AggregateFunction<?, ?, ?>> fns = new ArrayList<>();
     List<List<Integer>> members = new ArrayList<>();
     for (int w : windows) {
@@ -96,11 +97,7 @@ public final class Planner {
         if (j < 0) {
           j = keys.size();
           keys.add(k);
-          Map<String, Object> p = new LinkedHashMap<>();
-          p.put("function", a.function());
-          p.put("column", a.column());
-          p.put("options", new LinkedHashMap<>(a.options()));
-          product.add(p);
+          product.add(GroupPlan.Part.of(a));
           fns.add(a.create());
         }
         idx.add(j);
@@ -117,12 +114,12 @@ public final class Planner {
     reasons.put("arity", "the product combine costs " + cost + " (sum over " + fns.size() + " function(s)); "
         + (arity == 8 ? "cheap (<= " + CHEAP + ") prefers wide nodes" : arity == 2 ? "expensive (>= " + EXPENSIVE
         + ", sketches/filters) prefers narrow nodes, fewer combines per repair" : "medium cost: middle arity"));
-    String soeOrDaba = cheapInvertible ? "soe" : "daba_lite";
+    Algorithm soeOrDaba = cheapInvertible ? Algorithm.SOE : Algorithm.DABA_LITE;
     String soeReason = cheapInvertible ? "every function is invertible and cheap: subtract-on-evict, 1 combine + 1"
         + " inverse per record (floating-point sums may drift by rounding)" : "DABA Lite: worst-case O(1) per"
         + " record for any associative function (" + (fns.stream().allMatch(AggregateFunction::isInvertible)
         ? "invertible but not cheap" : "not all functions invertible") + ")";
-    String algorithm;
+    Algorithm algorithm;
     long g = 0;
     boolean slicing = false;
     int largest = windows.get(0);
@@ -132,7 +129,7 @@ public final class Planner {
       }
     }
     List<Integer> range = new ArrayList<>();
-    if (kind.equals("count")) {
+    if (kind == GroupKind.COUNT) {
       algorithm = soeOrDaba;
       reasons.put("algorithm", "count window: the key's last " + spec.windows().get(windows.get(0)).size()
           + " records in arrival order, an in-order aggregator; " + soeReason);
@@ -148,34 +145,34 @@ public final class Planner {
       }
       boolean sliceExpensive = !spec.perRecord() && cost >= EXPENSIVE && g >= MIN_SLICE_MS_EXPENSIVE;
       if (windows.size() > 1) {
-        algorithm = "bfiba" + arity;
+        algorithm = Algorithm.bulkTree(arity);
         reasons.put("algorithm", windows.size() + " time windows share one aggregator per key: range queries of"
             + " different extents need a tree (FiBA with bulk evict/insert); FIFO aggregators answer only"
             + " whole-window queries");
       } else if (sliceExpensive) {
-        algorithm = "bfiba" + arity;
+        algorithm = Algorithm.bulkTree(arity);
         reasons.put("algorithm", "one window, an expensive product (combine cost " + cost + " >= " + EXPENSIVE
             + ") and gcd " + g + " ms >= " + MIN_SLICE_MS_EXPENSIVE + " ms: a sliced tree (FiBA with bulk"
             + " evict/insert), whatever the order: slicing saves more expensive combines than an in-order"
             + " algorithm would (a sliced aggregator replaces its youngest slice, which needs a tree)");
       } else if (spec.order().equals("in_order") || spec.time() == null) {
-        algorithm = "daba_lite";
+        algorithm = Algorithm.DABA_LITE;
         reasons.put("algorithm", (spec.time() == null ? "processing time (arrival order is time order)"
             : "order in_order") + ", one window: DABA Lite, worst-case O(1) per record for any associative"
             + " function (subtract-on-evict measured slower through the executor, also for cheap invertible"
             + " functions); a record that breaks the order switches the key to bfiba" + arity
             + " (as adaptive) instead of failing");
       } else if (spec.order().equals("unknown")) {
-        algorithm = "adaptive";
+        algorithm = Algorithm.ADAPTIVE;
         reasons.put("algorithm", "order unknown, one window: start in order with DABA Lite (O(1)) and switch a"
             + " key to bfiba" + arity + " by one O(n) bulk insert at its first out-of-order record (or the first"
             + " query a FIFO cannot answer, e.g. a late update)");
       } else {
-        algorithm = "bfiba" + arity;
+        algorithm = Algorithm.bulkTree(arity);
         reasons.put("algorithm", "order out_of_order: FiBA with bulk evict/insert, O(log d) per out-of-order"
             + " record at distance d");
       }
-      boolean tree = algorithm.startsWith("bfiba");
+      boolean tree = algorithm.isTree();
       long minSlice = cost >= EXPENSIVE ? MIN_SLICE_MS_EXPENSIVE : MIN_SLICE_MS;
       slicing = !spec.perRecord() && tree && g >= minSlice;
       reasons.put("slicing", slicing ? "window_end emission, a tree, and gcd " + g + " ms >= " + minSlice
@@ -194,7 +191,7 @@ public final class Planner {
           + " aggregator") + "; all " + fns.size() + " distinct aggregate(s) are one product aggregate");
     }
     boolean stored = false;
-    if (kind.equals("time")) {
+    if (kind == GroupKind.TIME) {
       ProductFunction pf = new ProductFunction(fns);
       boolean commutative = pf.isCommutative();
       stored = !spec.perRecord() && g > 0 && pf.isMergeable();

@@ -177,8 +177,8 @@ public final class QuerySpec {
     }
     Map<String, Object> m = (Map<String, Object>) v;
     unknownFields(path + ".", m, WINDOW_FIELDS);
-    String kind = choice(path + ".kind", m.getOrDefault("kind", WindowSpec.TIME), List.of(WindowSpec.TIME,
-        WindowSpec.COUNT));
+    GroupKind kind = GroupKind.parse(path + ".kind", choice(path + ".kind", m.getOrDefault("kind",
+        GroupKind.TIME.json()), List.of(GroupKind.TIME.json(), GroupKind.COUNT.json())));
     if (!m.containsKey("size")) {
       throw err(path + ".size", null, "required");
     }
@@ -198,7 +198,7 @@ public final class QuerySpec {
     if (offset < 0 || offset >= slide) {
       throw err(path + ".offset", offset, "must satisfy 0 <= offset < slide " + slide);
     }
-    if (kind.equals(WindowSpec.COUNT) && offset != 0) {
+    if (kind == GroupKind.COUNT && offset != 0) {
       throw err(path + ".offset", offset, "count windows take no offset");
     }
     Object name = m.get("name");

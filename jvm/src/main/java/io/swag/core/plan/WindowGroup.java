@@ -1,9 +1,8 @@
 package io.swag.core.plan;
 
 import io.swag.core.AggregateFunction;
-import io.swag.core.Swag;
+import io.swag.core.Algorithm;
 import io.swag.core.TimedAggregator;
-import io.swag.core.ooo.Trees;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -53,7 +52,7 @@ public final class WindowGroup {
    * @param finalOnly emit each window once, after its lateness (see the class comment)
    */
   public WindowGroup(QuerySpec spec, GroupPlan plan, Map<String, Integer> columnIndex, boolean finalOnly) {
-    if (!plan.kind().equals("time")) {
+    if (plan.kind() != GroupKind.TIME) {
       throw new IllegalArgumentException("group of kind '" + plan.kind() + "' is not a time-window group");
     }
     this.spec = spec;
@@ -106,7 +105,7 @@ public final class WindowGroup {
     }
     List<WindowGroup> r = new ArrayList<>();
     for (GroupPlan g : plan.groups()) {
-      if (g.kind().equals("time")) {
+      if (g.kind() == GroupKind.TIME) {
         r.add(new WindowGroup(plan.spec(), g, index, finalOnly));
       }
     }
@@ -127,7 +126,7 @@ public final class WindowGroup {
     int g = 0;
     for (int i = 0; i < plan.groups().size(); i++) {
       GroupPlan p = plan.groups().get(i);
-      if (!p.kind().equals("time")) {
+      if (p.kind() != GroupKind.TIME) {
         continue;
       }
       WindowGroup w = planned.get(g++);
@@ -161,26 +160,23 @@ public final class WindowGroup {
     List<AggregateFunction<?, ?, ?>> fns = new ArrayList<>();
     int[] cols = new int[plan.product().size()];
     for (int j = 0; j < cols.length; j++) {
-      Map<String, Object> p = plan.product().get(j);
-      @SuppressWarnings("unchecked")
-      Map<String, Object> opts = (Map<String, Object>) p.get("options");
-      fns.add(new AggregateSpec("_", (String) p.get("function"), (String) p.get("column"), opts).create());
-      Object c = p.get("column");
-      cols[j] = c == null ? -1 : columnIndex.get((String) c);
+      GroupPlan.Part p = plan.product().get(j);
+      fns.add(p.create());
+      cols[j] = p.column() == null ? -1 : columnIndex.get(p.column());
     }
     return new ProductFunction(fns, cols);
   }
 
   /** A fresh aggregator of the plan's algorithm (tree, adaptive, in-order; sliced if planned). */
   TimedAggregator newAggregator() {
-    String a = plan.algorithm();
+    Algorithm a = plan.algorithm();
     TimedAggregator agg;
-    if (a.equals("adaptive")) {
-      agg = new AdaptiveAggregator("daba_lite", plan.treeAlgorithm(), fn);
-    } else if (Swag.FIFO_ALGORITHMS.contains(a)) {
+    if (a.isAdaptive()) {
+      agg = new AdaptiveAggregator(Algorithm.DABA_LITE, plan.treeAlgorithm(), fn);
+    } else if (a.isFifo()) {
       agg = new AdaptiveAggregator(a, plan.treeAlgorithm(), fn);
     } else {
-      agg = Trees.create(a, fn);
+      agg = a.newTree(fn);
     }
     return plan.slicing() ? new SlicedAggregator(agg, plan.sliceMs(), fn) : agg;
   }

@@ -15,18 +15,15 @@ import java.util.Objects;
  * <p>The window arithmetic helpers below are O(1) and use floor division, so negative times work.
  */
 public final class WindowSpec {
-  public static final String TIME = "time";
-  public static final String COUNT = "count";
-
   private final String name;
-  private final String kind;
+  private final GroupKind kind;
   private final long size;
   private final long slide;
   private final long offset;
   private final List<AggregateSpec> aggregates;
 
   /** {@code name} null = the default name ({@link #defaultName}). */
-  public WindowSpec(String name, String kind, long size, long slide, long offset, List<AggregateSpec> aggregates) {
+  public WindowSpec(String name, GroupKind kind, long size, long slide, long offset, List<AggregateSpec> aggregates) {
     this.kind = kind;
     this.size = size;
     this.slide = slide;
@@ -37,29 +34,29 @@ public final class WindowSpec {
 
   /** A builder of a time window of {@code sizeMs} sliding by {@code slideMs}. */
   public static Builder time(long sizeMs, long slideMs) {
-    return new Builder(TIME, sizeMs, slideMs);
+    return new Builder(GroupKind.TIME, sizeMs, slideMs);
   }
 
   /** A builder of a tumbling time window. */
   public static Builder tumbling(long sizeMs) {
-    return new Builder(TIME, sizeMs, sizeMs);
+    return new Builder(GroupKind.TIME, sizeMs, sizeMs);
   }
 
   /** A builder of a count window: the last {@code size} records, emitted every {@code slide}. */
   public static Builder count(long size, long slide) {
-    return new Builder(COUNT, size, slide);
+    return new Builder(GroupKind.COUNT, size, slide);
   }
 
   /** Builder of a {@link WindowSpec}; {@link #build()} does not validate (the query does). */
   public static final class Builder {
-    private final String kind;
+    private final GroupKind kind;
     private final long size;
     private final long slide;
     private long offset;
     private String name;
     private final List<AggregateSpec> aggregates = new ArrayList<>();
 
-    Builder(String kind, long size, long slide) {
+    Builder(GroupKind kind, long size, long slide) {
       this.kind = kind;
       this.size = size;
       this.slide = slide;
@@ -91,8 +88,8 @@ public final class WindowSpec {
   }
 
   /** {@code "<size>/<slide>"}: time windows with the largest exact unit (d, h, min, s, ms), e.g. {@code 1h/1min}. */
-  public static String defaultName(String kind, long size, long slide) {
-    if (COUNT.equals(kind)) {
+  public static String defaultName(GroupKind kind, long size, long slide) {
+    if (kind == GroupKind.COUNT) {
       return size + "/" + slide;
     }
     return duration(size) + "/" + duration(slide);
@@ -114,13 +111,13 @@ public final class WindowSpec {
     return name;
   }
 
-  /** {@link #TIME} or {@link #COUNT}. */
-  public String kind() {
+  /** {@link GroupKind#TIME} or {@link GroupKind#COUNT}. */
+  public GroupKind kind() {
     return kind;
   }
 
   public boolean isTime() {
-    return TIME.equals(kind);
+    return kind == GroupKind.TIME;
   }
 
   public long size() {
@@ -159,7 +156,7 @@ public final class WindowSpec {
   Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("name", name);
-    m.put("kind", kind);
+    m.put("kind", kind.json());
     m.put("size", size);
     m.put("slide", slide);
     m.put("offset", offset);
@@ -173,13 +170,13 @@ public final class WindowSpec {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof WindowSpec w && name.equals(w.name) && kind.equals(w.kind) && size == w.size
+    return o instanceof WindowSpec w && name.equals(w.name) && kind == w.kind && size == w.size
         && slide == w.slide && offset == w.offset && aggregates.equals(w.aggregates);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(name, kind, size, slide, offset, aggregates);
+    return Objects.hash(name, kind.json(), size, slide, offset, aggregates);
   }
 
   @Override

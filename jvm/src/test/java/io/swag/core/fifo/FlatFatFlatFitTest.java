@@ -486,11 +486,12 @@ class FlatFatFlatFitTest {
   @Test
   void registeredInSwag() {
     Function<String, FifoBase> max = name -> Swag.fifo(name, "max");
-    FifoBase reactive = max.apply("reactive");
+    FifoBase reactive = max.apply("flatfat");
     FifoBase flatfit = max.apply("flatfit");
     assertInstanceOf(FlatFat.class, reactive);
     assertInstanceOf(FlatFit.class, flatfit);
-    assertEquals("reactive", reactive.algorithm());
+    assertInstanceOf(FlatFat.class, max.apply("reactive"), "the deprecated alias builds the same structure");
+    assertEquals("flatfat", reactive.algorithm());
     assertEquals("flatfit", flatfit.algorithm());
     for (FifoBase a : List.of(reactive, flatfit)) {
       a.insert(3.0);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.swag.core.Algorithm;
 import io.swag.core.AggregateFunction;
 import io.swag.core.ByteForm;
 import io.swag.core.ResultType;
@@ -340,9 +341,9 @@ class UserFunctionsTest {
     String count = "{\"key\":[\"k\"],\"windows\":[{\"kind\":\"count\",\"size\":5,\"slide\":1,\"aggregates\":"
         + "[{\"output\":\"x\",\"function\":\"udaf\",\"column\":\"v\",\"options\":{\"class\":\"%s\"}}]}]}";
     // invertible and cheap: subtract-on-evict for a count window (as the built-in sum); not invertible: DABA Lite
-    assertEquals("soe", Planner.plan(QuerySpec.fromJson(String.format(count, InvSum.class.getName())))
+    assertEquals(Algorithm.SOE, Planner.plan(QuerySpec.fromJson(String.format(count, InvSum.class.getName())))
         .groups().get(0).algorithm());
-    assertEquals("daba_lite", Planner.plan(QuerySpec.fromJson(String.format(count, LongSum.class.getName())))
+    assertEquals(Algorithm.DABA_LITE, Planner.plan(QuerySpec.fromJson(String.format(count, LongSum.class.getName())))
         .groups().get(0).algorithm());
     // commutative with a byte form: pre-aggregated into slices (Spark's map side, the Flink operator's
     // stored slices); without a byte form, or not commutative: records

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.swag.core.Algorithm;
 import io.swag.core.TimedAggregator;
 import io.swag.core.fn.Functions;
 import io.swag.core.ooo.Trees;
@@ -74,7 +75,7 @@ class AdaptiveAndSlicingTest {
     String w = ExecutorDifferentialTest.win("w", 200, 50, 10);
     for (int round = 0; round < 4; round++) {
       Plan adaptive = Planner.plan(ExecutorDifferentialTest.spec("window_end", "unknown", 30, w));
-      assertEquals("adaptive", adaptive.groups().get(0).algorithm());
+      assertEquals(Algorithm.ADAPTIVE, adaptive.groups().get(0).algorithm());
       Plan tree = Planner.plan(ExecutorDifferentialTest.spec("window_end", "out_of_order", 30, w));
       assertTrue(tree.groups().get(0).isTree());
       // in order for a while, then out of order

@@ -3,6 +3,7 @@ package io.swag.core.plan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.swag.core.Algorithm;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -171,7 +172,7 @@ class ExecutorDifferentialTest {
   void inOrderStreamsUseTheFifoAndMatch() {
     QuerySpec spec = spec("window_end", "in_order", 0, win("one", 200, 50, 10));
     Plan plan = Planner.plan(spec);
-    assertEquals("daba_lite", plan.groups().get(0).algorithm());
+    assertEquals(Algorithm.DABA_LITE, plan.groups().get(0).algorithm());
     List<Map<String, Object>> recs = stream(5, 2000, 3, 0, 0);
     Counts c = run(plan, recs, 0);
     assertTrue(c.rows() > 100, "rows: " + c.rows());
@@ -184,7 +185,7 @@ class ExecutorDifferentialTest {
         + "200,\"slide\":50,\"aggregates\":[{\"output\":\"s\",\"function\":\"sum\",\"column\":\"v\"},"
         + "{\"output\":\"n\",\"function\":\"count\"}]}]}");
     Plan planned = Planner.plan(spec);
-    assertEquals("daba_lite", planned.groups().get(0).algorithm(), "in order, time windows: DABA Lite for every function");
+    assertEquals(Algorithm.DABA_LITE, planned.groups().get(0).algorithm(), "in order, time windows: DABA Lite for every function");
     Plan plan = planned.withGroup(0, planned.groups().get(0).withAlgorithm("soe", 8));
     assertTrue(run(plan, stream(6, 2000, 3, 0, 0), 0).rows() > 100);
     Counts broken = run(plan, stream(7, 2000, 3, 20, 0.02), 5); // broken promise: switches to the tree

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.swag.core.Algorithm;
 import io.swag.core.AggregateFunction;
 import io.swag.core.DoublePartials;
 import io.swag.core.LongPartials;
@@ -42,26 +43,26 @@ class PlannerAndProductTest {
   @Test
   void algorithmAndArityRules() {
     GroupPlan g = Planner.plan(q("in_order", "window_end", w(1000, 100, "max"))).groups().get(0);
-    assertEquals("daba_lite", g.algorithm());
+    assertEquals(Algorithm.DABA_LITE, g.algorithm());
     assertEquals(8, g.minArity());
-    assertEquals("daba_lite", Planner.plan(q("in_order", "window_end", w(1000, 100, "sum", "count"))).groups()
+    assertEquals(Algorithm.DABA_LITE, Planner.plan(q("in_order", "window_end", w(1000, 100, "sum", "count"))).groups()
         .get(0).algorithm(), "time windows in order: DABA Lite also for cheap invertible functions (measured)");
-    assertEquals("adaptive", Planner.plan(q("unknown", "window_end", w(1000, 100, "max"))).groups().get(0)
+    assertEquals(Algorithm.ADAPTIVE, Planner.plan(q("unknown", "window_end", w(1000, 100, "max"))).groups().get(0)
         .algorithm());
-    assertEquals("bfiba8", Planner.plan(q("out_of_order", "window_end", w(1000, 100, "max"))).groups().get(0)
+    assertEquals(Algorithm.BFIBA8, Planner.plan(q("out_of_order", "window_end", w(1000, 100, "max"))).groups().get(0)
         .algorithm());
-    assertEquals("bfiba4", Planner.plan(q("out_of_order", "window_end", w(1000, 100, "variance"))).groups().get(0)
+    assertEquals(Algorithm.BFIBA4, Planner.plan(q("out_of_order", "window_end", w(1000, 100, "variance"))).groups().get(0)
         .algorithm());
-    assertEquals("bfiba2", Planner.plan(q("out_of_order", "window_end", w(1000, 100, "hll"))).groups().get(0)
+    assertEquals(Algorithm.BFIBA2, Planner.plan(q("out_of_order", "window_end", w(1000, 100, "hll"))).groups().get(0)
         .algorithm());
-    assertEquals("bfiba2", Planner.plan(q("out_of_order", "window_end", w(1000, 100, "bloom"))).groups().get(0)
+    assertEquals(Algorithm.BFIBA2, Planner.plan(q("out_of_order", "window_end", w(1000, 100, "bloom"))).groups().get(0)
         .algorithm());
     // several windows share a tree, whatever the order
     Plan p = Planner.plan(q("in_order", "window_end", w(60_000, 10_000, "max") + "," + w(3_600_000, 60_000, "max",
         "count") + "," + w(120_000, 120_000, "max")));
     assertEquals(1, p.groups().size());
     g = p.groups().get(0);
-    assertEquals("bfiba8", g.algorithm());
+    assertEquals(Algorithm.BFIBA8, g.algorithm());
     assertEquals(1, g.evictionWindow());
     assertEquals(List.of(0, 2), g.rangeQueryWindows());
     assertEquals(10_000, g.sliceMs());
@@ -79,25 +80,25 @@ class PlannerAndProductTest {
   void countWindowsAreSeparateGroups() {
     Plan p = Planner.plan(QuerySpec.fromJson(QuerySpecTest.DOC_EXAMPLE));
     assertEquals(2, p.groups().size());
-    assertEquals("time", p.groups().get(0).kind());
+    assertEquals(GroupKind.TIME, p.groups().get(0).kind());
     // quantile is a sketch (expensive) and the gcd is 1 min: a sliced tree, though the order is unknown
-    assertEquals("bfiba2", p.groups().get(0).algorithm());
+    assertEquals(Algorithm.BFIBA2, p.groups().get(0).algorithm());
     assertTrue(p.groups().get(0).slicing());
     assertEquals(2, p.groups().get(0).minArity(), "quantile is a sketch: expensive");
     // cheap functions under order unknown: the adaptive aggregator, not sliced
     GroupPlan cheap = Planner.plan(q("unknown", "window_end", w(3_600_000, 60_000, "max"))).groups().get(0);
-    assertEquals("adaptive", cheap.algorithm());
+    assertEquals(Algorithm.ADAPTIVE, cheap.algorithm());
     assertFalse(cheap.slicing());
     // an expensive product below its slicing threshold keeps the ordering rules
     GroupPlan fine = Planner.plan(q("in_order", "window_end", w(60_000, 500, "hll"))).groups().get(0);
-    assertEquals("daba_lite", fine.algorithm());
+    assertEquals(Algorithm.DABA_LITE, fine.algorithm());
     assertFalse(fine.slicing());
     GroupPlan coarse = Planner.plan(q("in_order", "window_end", w(60_000, 1_000, "hll"))).groups().get(0);
-    assertEquals("bfiba2", coarse.algorithm());
+    assertEquals(Algorithm.BFIBA2, coarse.algorithm());
     assertTrue(coarse.slicing());
     assertTrue(coarse.reasons().get("algorithm").contains("expensive"), coarse.reasons().toString());
-    assertEquals("count", p.groups().get(1).kind());
-    assertEquals("soe", p.groups().get(1).algorithm()); // count is cheap and invertible
+    assertEquals(GroupKind.COUNT, p.groups().get(1).kind());
+    assertEquals(Algorithm.SOE, p.groups().get(1).algorithm()); // count is cheap and invertible
     assertEquals(List.of(1), p.groups().get(1).windows());
   }
 
