@@ -1,5 +1,6 @@
 package io.swag.core;
 
+import io.swag.core.SwagException.Kind;
 import io.swag.core.fifo.Daba;
 import io.swag.core.fifo.DabaLite;
 import io.swag.core.fifo.FifoBase;
@@ -86,7 +87,7 @@ public final class Swag {
   /** A timestamped aggregator for any function ({@code minArity}: null for the default). */
   public static TimedAggregator timed(String algorithm, AggregateFunction<?, ?, ?> function, Object minArity) {
     if (algorithm == null) {
-      throw new IllegalArgumentException("algorithm name is null; known algorithms: " + FIFO_ALGORITHMS
+      throw new SwagException(Kind.UNKNOWN_ALGORITHM, "algorithm name is null; known algorithms: " + FIFO_ALGORITHMS
           + ", " + OUT_OF_ORDER_ALGORITHMS);
     }
     String a = algorithm.trim().toLowerCase(Locale.ROOT).replace('-', '_');
@@ -94,7 +95,7 @@ public final class Swag {
       if (minArity != null) {
         int m = minArity instanceof Number n ? n.intValue() : -1;
         if (m != 2 && m != 4 && m != 8) {
-          throw new IllegalArgumentException("option 'minArity' must be 2, 4 or 8, got " + minArity);
+          throw new SwagException(Kind.INVALID_OPTION, "option 'minArity' must be 2, 4 or 8, got " + minArity);
         }
         String base = a.equals("fiba") ? "bfiba" : a.replaceAll("[0-9]+$", "");
         a = base + m;
@@ -104,14 +105,14 @@ public final class Swag {
       return Trees.create(a, function);
     }
     if (minArity != null) {
-      throw new IllegalArgumentException("option 'minArity' applies to the B-tree algorithms (fiba, bfiba, "
+      throw new SwagException(Kind.INVALID_OPTION, "option 'minArity' applies to the B-tree algorithms (fiba, bfiba, "
           + "bclassic), not to '" + algorithm + "'");
     }
     try {
       return new TimedFifo(fifo(algorithm, function));
     } catch (IllegalArgumentException e) {
-      if (e.getMessage() != null && e.getMessage().startsWith("unknown algorithm")) {
-        throw new IllegalArgumentException("unknown algorithm '" + algorithm + "'; known algorithms: "
+      if (SwagException.kindOf(e) == Kind.UNKNOWN_ALGORITHM) {
+        throw new SwagException(Kind.UNKNOWN_ALGORITHM, "unknown algorithm '" + algorithm + "'; known algorithms: "
             + String.join(", ", FIFO_ALGORITHMS) + ", " + String.join(", ", OUT_OF_ORDER_ALGORITHMS), e);
       }
       throw e;
@@ -120,7 +121,7 @@ public final class Swag {
 
   private static Function<AggregateFunction<?, ?, ?>, FifoBase> constructor(String algorithm) {
     if (algorithm == null) {
-      throw new IllegalArgumentException("algorithm name is null; known algorithms: " + FIFO_ALGORITHMS);
+      throw new SwagException(Kind.UNKNOWN_ALGORITHM, "algorithm name is null; known algorithms: " + FIFO_ALGORITHMS);
     }
     switch (algorithm.trim().toLowerCase(Locale.ROOT).replace('-', '_')) {
       case "recalc":
@@ -141,7 +142,7 @@ public final class Swag {
       case "flatfit":
         return io.swag.core.fifo.FlatFit::new;
       default:
-        throw new IllegalArgumentException("unknown algorithm '" + algorithm + "'; known in-order algorithms: "
+        throw new SwagException(Kind.UNKNOWN_ALGORITHM, "unknown algorithm '" + algorithm + "'; known in-order algorithms: "
             + String.join(", ", FIFO_ALGORITHMS));
     }
   }

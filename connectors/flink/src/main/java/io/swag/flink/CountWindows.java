@@ -1,5 +1,7 @@
 package io.swag.flink;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.AggregateFunction;
 import io.swag.core.Swag;
 import io.swag.core.fifo.FifoBase;
@@ -43,7 +45,7 @@ final class CountWindows {
       this.queryWindow = plan.windows().get(0);
       this.algorithm = plan.algorithm();
       if (!Swag.FIFO_ALGORITHMS.contains(algorithm)) {
-        throw new IllegalArgumentException("count window: algorithm '" + algorithm + "' is not an in-order algorithm "
+        throw new SwagException(Kind.INVALID_QUERY, "count window: algorithm '" + algorithm + "' is not an in-order algorithm "
             + Swag.FIFO_ALGORITHMS);
       }
       this.w = spec.windows().get(plan.windows().get(0));

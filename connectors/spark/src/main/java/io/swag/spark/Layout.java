@@ -1,5 +1,7 @@
 package io.swag.spark;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.plan.AggregateSpec;
 import io.swag.core.plan.LocalExecutor;
 import io.swag.core.plan.RowContract;
@@ -63,16 +65,16 @@ final class Layout implements Serializable {
     this.planJson = plan.toJson();
     var spec = plan.spec();
     if (spec.time() == null) {
-      throw new IllegalArgumentException("query.time: the Spark connector needs an event-time column "
+      throw new SwagException(Kind.INVALID_QUERY, "query.time: the Spark connector needs an event-time column "
           + "(processing-time and count windows are not supported on Spark yet)");
     }
     for (var g : plan.groups()) {
       if (!g.kind().equals("time")) {
-        throw new IllegalArgumentException("query.windows: count windows are not supported by the Spark connector yet");
+        throw new SwagException(Kind.INVALID_QUERY, "query.windows: count windows are not supported by the Spark connector yet");
       }
     }
     if (plan.groups().size() != 1) {
-      throw new IllegalArgumentException("query.windows: expected one group of time windows, the plan has "
+      throw new SwagException(Kind.INVALID_QUERY, "query.windows: expected one group of time windows, the plan has "
           + plan.groups().size());
     }
     this.columns = LocalExecutor.usedColumns(spec);
@@ -81,19 +83,19 @@ final class Layout implements Serializable {
     for (int i = 0; i < columns.size(); i++) {
       String c = columns.get(i);
       if (!names.contains(c)) {
-        throw new IllegalArgumentException("input has no column '" + c + "' (columns: " + names + ")");
+        throw new SwagException(Kind.INVALID_INPUT, "input has no column '" + c + "' (columns: " + names + ")");
       }
       types[i] = schema.apply(c).dataType();
     }
     this.keys = spec.key().size();
     this.timeIdx = columns.indexOf(spec.time());
     if (timeIdx < keys) {
-      throw new IllegalArgumentException("query.time: '" + spec.time() + "' is also a key column");
+      throw new SwagException(Kind.INVALID_QUERY, "query.time: '" + spec.time() + "' is also a key column");
     }
     DataType tt = types[timeIdx];
     this.timestampTime = tt.equals(DataTypes.TimestampType) || tt.equals(DataTypes.TimestampNTZType);
     if (!timestampTime && !isIntegral(tt)) {
-      throw new IllegalArgumentException("time column '" + spec.time() + "' has type " + tt.simpleString()
+      throw new SwagException(Kind.INVALID_INPUT, "time column '" + spec.time() + "' has type " + tt.simpleString()
           + "; expected a timestamp or an integer of epoch milliseconds");
     }
     List<StructField> kf = new ArrayList<>();

@@ -1,5 +1,7 @@
 package io.swag.core.plan;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.Swag;
 import io.swag.core.fifo.FifoBase;
 import java.util.HashMap;
@@ -31,7 +33,7 @@ final class CountGroupExecutor extends GroupExecutor {
     super(spec, plan, columnIndex, out);
     this.w = windows[0];
     if (!Swag.FIFO_ALGORITHMS.contains(plan.algorithm())) {
-      throw new IllegalArgumentException("count window '" + w.name() + "': algorithm '" + plan.algorithm()
+      throw new SwagException(Kind.INVALID_QUERY, "count window '" + w.name() + "': algorithm '" + plan.algorithm()
           + "' is not an in-order algorithm (" + Swag.FIFO_ALGORITHMS + ")");
     }
   }
