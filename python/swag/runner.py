@@ -156,9 +156,6 @@ def _dataframe_rows(df: Any, cols: Sequence[str]) -> Iterator[list[Any]]:
     columns as epoch ms; missing values as None)."""
     import pandas as pd
 
-    missing = [c for c in cols if c not in df.columns]
-    if missing:
-        raise SwagError(f"records: the DataFrame has no column {missing[0]!r} (it has {list(df.columns)!r})")
     lists = []
     for c in cols:
         s = df[c]
@@ -197,9 +194,17 @@ def run(query: Query | str, records: Iterable[Any], watermark_delay: Any = 0, pr
     try:
         ex = _jvm.jclass("io.swag.core.plan.LocalExecutor")(plan, order)
     except _jvm.JException as e:
-        raise _jvm.translate(e, "query") from None
+        raise _jvm.translate(e) from None
 
     frame = _is_dataframe(records)
+    if frame:  # the engines' rule and message for an input without a column the query reads
+        names = _jvm.jclass("java.util.ArrayList")()
+        for c in records.columns:
+            names.add(str(c))
+        try:
+            _jvm.jclass("io.swag.core.plan.RowContract").requireColumns(plan.spec(), names)
+        except _jvm.JException as e:
+            raise _jvm.translate(e) from None
     source: Iterable[Any] = _dataframe_rows(records, cols) if frame else records
     if progress:
         from tqdm.auto import tqdm
@@ -255,7 +260,7 @@ def run(query: Query | str, records: Iterable[Any], watermark_delay: Any = 0, pr
         try:
             process(obj_array(values))
         except _jvm.JException as e:
-            raise _jvm.translate(e, "insert") from None
+            raise _jvm.translate(e) from None
         if t_index >= 0:
             t = values[t_index]
             if t is not None and t > top:

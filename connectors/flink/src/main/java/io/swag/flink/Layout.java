@@ -111,8 +111,7 @@ public final class Layout implements Serializable {
   private int index(String column, String what) {
     Integer i = byName.get(column);
     if (i == null) {
-      throw new SwagException(Kind.INVALID_INPUT, what + " '" + column + "' is not a column of the input; its columns are "
-          + List.of(fields));
+      throw RowContract.missingColumn(spec, column, List.of(fields));
     }
     return i;
   }

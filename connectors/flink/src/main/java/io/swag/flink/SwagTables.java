@@ -54,8 +54,7 @@ public final class SwagTables {
     String time = plan.spec().time();
     if (time != null) {
       if (!List.of(names).contains(time)) {
-        throw new SwagException(Kind.INVALID_INPUT, "time: column '" + time + "' is not a column of the table; its columns are "
-            + List.of(names));
+        throw io.swag.core.plan.RowContract.missingColumn(plan.spec(), time, List.of(names));
       }
       boolean watermarked = schema.getWatermarkSpecs().stream().anyMatch(w -> w.getRowtimeAttribute().equals(time));
       if (!watermarked) {

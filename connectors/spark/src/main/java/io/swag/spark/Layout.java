@@ -83,7 +83,7 @@ final class Layout implements Serializable {
     for (int i = 0; i < columns.size(); i++) {
       String c = columns.get(i);
       if (!names.contains(c)) {
-        throw new SwagException(Kind.INVALID_INPUT, "input has no column '" + c + "' (columns: " + names + ")");
+        throw RowContract.missingColumn(spec, c, names);
       }
       types[i] = schema.apply(c).dataType();
     }
