@@ -128,6 +128,22 @@ class SwagExceptionTest {
   }
 
   @Test
+  void oneMessageForAnInputWithoutAColumnTheQueryReads() {
+    QuerySpec spec = QuerySpec.fromJson(json(QUERY));
+    List<String> input = List.of("k", "t", "w");
+    SwagException e = assertThrows(SwagException.class, () -> io.swag.core.plan.RowContract.requireColumns(spec, input));
+    assertEquals(Kind.INVALID_INPUT, e.kind());
+    assertEquals("column 'v' of aggregate 'm' (window '10ms/10ms') is not a column of the input; its columns are "
+        + "[k, t, w]", e.text());
+    assertEquals("time column 't' is not a column of the input; its columns are [k, v]",
+        assertThrows(SwagException.class, () -> io.swag.core.plan.RowContract.requireColumns(spec, List.of("k", "v")))
+            .text());
+    assertEquals("key column 'k' is not a column of the input; its columns are []",
+        assertThrows(SwagException.class, () -> io.swag.core.plan.RowContract.requireColumns(spec, List.of())).text());
+    io.swag.core.plan.RowContract.requireColumns(spec, List.of("v", "t", "k", "extra")); // all there: no error
+  }
+
+  @Test
   void restoredStateOfAnotherPlan() throws Exception {
     var plan = Planner.plan(QuerySpec.fromJson(json(QUERY)));
     List<WindowGroup> groups = WindowGroup.timeGroups(plan, List.of("k", "t", "v"), true);
