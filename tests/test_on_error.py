@@ -8,7 +8,7 @@ import math
 
 import pytest
 import swag
-from swag.errors import SwagError
+from swag.errors import InvalidValueError, SwagError
 
 Q = swag.Query(key="k", time="t").window(1000, s=swag.sum("v"))
 GOOD = [{"k": "a", "t": i * 100, "v": float(i)} for i in range(30)]
@@ -27,8 +27,9 @@ def test_reject_returns_the_record_and_goes_on():
     ({"k": None, "t": 1050, "v": 1.0}, "key column 'k' is null"),
 ])
 def test_fail_raises_at_the_first_rejected_record(bad, reason):
-    with pytest.raises(SwagError, match=r"record rejected \(on_error=fail\): .*" + reason):
+    with pytest.raises(InvalidValueError, match=r"record rejected \(on_error=fail\): .*" + reason) as e:
         swag.run(Q, GOOD[:10] + [bad] + GOOD[10:], on_error="fail")
+    assert "swag" not in str(e.value).split("; record: ")[1], "the record as given, without internal columns"
 
 
 def test_fail_leaves_good_input_alone():

@@ -50,6 +50,8 @@ from ._laws import check_udaf
 from .errors import (
     EmptyWindowError,
     IncompatibleFunctionError,
+    IncompatibleStateError,
+    InvalidInputError,
     InvalidOptionError,
     InvalidQueryError,
     InvalidValueError,
@@ -61,6 +63,7 @@ from .errors import (
     UnknownAlgorithmError,
     UnknownFunctionError,
     UnknownQueryFunctionError,
+    UserFunctionError,
     ValueTypeError,
 )
 from .local import (
@@ -122,6 +125,9 @@ __all__ = [
     "UnknownFunctionError",
     "InvalidQueryError",
     "UnknownQueryFunctionError",
+    "InvalidInputError",
+    "IncompatibleStateError",
+    "UserFunctionError",
     "InvalidOptionError",
     "IncompatibleFunctionError",
     "InvalidValueError",

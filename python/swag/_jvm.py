@@ -19,22 +19,7 @@ from typing import Any
 
 import jpype  # type: ignore[import-untyped]
 
-from .errors import (
-    EmptyWindowError,
-    IncompatibleFunctionError,
-    InvalidOptionError,
-    InvalidQueryError,
-    InvalidValueError,
-    NaNValueError,
-    OutOfOrderError,
-    SwagError,
-    SwagInternalError,
-    SwagSetupError,
-    UnknownAlgorithmError,
-    UnknownFunctionError,
-    UnknownQueryFunctionError,
-    ValueTypeError,
-)
+from .errors import SwagSetupError, from_java_chain, java_causes
 
 JAR_ENV = "SWAG_JAR"
 JVM_ARGS_ENV = "SWAG_JVM_ARGS"
@@ -164,55 +149,13 @@ def classpath() -> str:
 
 # ---- Java exceptions -> Python exceptions ----
 
-_VALUE_TYPE_MARKERS = ("takes numbers", "null value")
 
-
-def translate(e: Any, context: str) -> Exception:
-    """A Python exception for the Java exception ``e`` raised while doing ``context``.
-
-    ``context`` is ``"create"`` (making an aggregator), ``"query"`` (validating or planning a query
-    spec), ``"insert"`` or ``"other"``. The Java
-    message is kept; the Java stack trace is dropped (``err.java_exception`` keeps the object).
-    """
-    cls = str(e.getClass().getName())
-    raw = e.getMessage()
-    msg = str(raw) if raw is not None else cls
-    err: SwagError | SwagInternalError
-    if cls == "java.util.NoSuchElementException":
-        err = EmptyWindowError(msg)
-    elif cls == "java.lang.IllegalArgumentException":
-        if context == "query":
-            if "unknown aggregate function" in msg:
-                err = UnknownQueryFunctionError(msg)
-            else:
-                err = InvalidQueryError(msg)
-        elif context == "create":
-            if "unknown algorithm" in msg or "algorithm name is null" in msg:
-                err = UnknownAlgorithmError(msg)
-            elif "unknown aggregate function" in msg or "function name is null" in msg:
-                err = UnknownFunctionError(msg)
-            elif "invertible" in msg:
-                err = IncompatibleFunctionError(msg)
-            elif "option" in msg:
-                err = InvalidOptionError(msg)
-            else:
-                err = SwagError(msg)
-        elif context == "insert":
-            if "older than the youngest time" in msg:
-                err = OutOfOrderError(msg)
-            elif "NaN" in msg:
-                err = NaNValueError(msg)
-            elif any(m in msg for m in _VALUE_TYPE_MARKERS):
-                err = ValueTypeError(msg)
-            else:
-                err = InvalidValueError(msg)
-        else:
-            err = SwagError(msg)
-    elif cls in ("java.lang.UnsupportedOperationException", "java.lang.IllegalStateException"):
-        err = SwagError(msg)
-    else:
-        err = SwagInternalError(f"{cls}: {msg}")
-    err.java_exception = e
+def translate(e: Any) -> Exception:
+    """The Python exception for the Java exception ``e`` (:func:`swag.errors.from_java_chain` of it
+    and its causes, :func:`swag.errors.java_causes`). The Java message is kept without its kind prefix; the Java stack trace is
+    dropped (``err.java_exception`` keeps the object)."""
+    err = from_java_chain(java_causes(e))
+    err.java_exception = e  # type: ignore[union-attr]
     return err
 
 

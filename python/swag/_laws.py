@@ -19,7 +19,7 @@ def check_udaf(cls: str, samples: Iterable[Any], *, rounds: int = 100, seed: int
     try:
         fn = _jvm.jclass("io.swag.core.fn.UserFunctions").load(options, None)
     except _jvm.JException as e:
-        raise _jvm.translate(e, "create") from None
+        raise _jvm.translate(e) from None
     jlist = _jvm.jclass("java.util.ArrayList")()
     for v in values:
         jlist.add(to_java_value(v, "udaf"))

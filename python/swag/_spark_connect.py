@@ -21,7 +21,7 @@ import pyspark.sql.connect.proto as proto
 from pyspark.sql.connect.dataframe import DataFrame as ConnectDataFrame
 from pyspark.sql.connect.plan import LogicalPlan
 
-from .errors import InvalidQueryError, SwagError, SwagSetupError
+from .errors import SwagSetupError, from_java
 
 if TYPE_CHECKING:  # pragma: no cover
     from pyspark.sql.connect.client import SparkConnectClient
@@ -140,10 +140,9 @@ _REASON = re.compile(r"^\(([\w.$]+)\)\s*")
 
 
 def translate(e: Exception) -> Exception:
-    """A server error as a swag exception, by its Java class: ``IllegalArgumentException`` (a bad
-    query or input: the message names the field and value) to :class:`InvalidQueryError`,
-    ``IllegalStateException`` (session setup) and a server without the swag plugin to
-    :class:`SwagSetupError`; anything else is a :class:`SwagError` with the server's message.
+    """A server error as a swag exception: :func:`swag.errors.from_java` of the server's Java class
+    and message, the only things Connect transports (a swag kind prefix in the text decides). A
+    server without the swag plugin is a :class:`SwagSetupError` with the command to start one.
 
     PySpark maps ``java.lang.IllegalArgumentException`` to its own ``IllegalArgumentException``;
     another class arrives as ``UnknownException`` whose message starts with ``(<java class>)``.
@@ -158,19 +157,16 @@ def translate(e: Exception) -> Exception:
         cls, text = m.group(1), text[m.end():]
     if isinstance(e, PyIllegalArgument):
         cls = "java.lang.IllegalArgumentException"
-    if "NO_HANDLER_FOR_EXTENSION" in str(e) or "No handler found for extension" in str(e):
-        err: SwagError = SwagSetupError(
+    err: Exception
+    if "NO_HANDLER_FOR_EXTENSION" in str(e) or "No handler found for extension" in str(e):  # Spark's error condition
+        err = SwagSetupError(
             "this Spark Connect server does not have the swag plugin (" + str(e).strip().splitlines()[0]
             + "). Start a server with the swag jars and the plugin:\n  " + server_command()
         )
-    elif cls == "java.lang.IllegalArgumentException":
-        err = InvalidQueryError(text)
-    elif cls == "java.lang.IllegalStateException":
-        err = SwagSetupError(text)
     else:
-        err = SwagError(f"{cls}: {text}" if cls else text)
-    err.java_exception = None
-    err.connect_exception = e
+        err = from_java(cls or type(e).__name__, text)
+    err.java_exception = None  # type: ignore[attr-defined]
+    err.connect_exception = e  # type: ignore[attr-defined]
     return err
 
 

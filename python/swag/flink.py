@@ -16,9 +16,10 @@
 
 The Java side is ``swag-flink.jar`` (Flink operator + swag-core), added to the environment
 automatically from ``swag/jars/`` of the installed package (``make build`` puts it there) or from
-the ``SWAG_FLINK_JAR`` environment variable. Errors in the query or the input (unknown or missing
-columns, wrong column types, a stream without watermarks) raise :class:`swag.InvalidQueryError`
-naming the field and value, when the job is built.
+the ``SWAG_FLINK_JAR`` environment variable. Errors in the query raise :class:`swag.InvalidQueryError`
+and errors in the input (unknown or missing columns, wrong column types, a stream without
+watermarks) its subclass :class:`swag.InvalidInputError`, naming the field and value, when the job
+is built: the same classes and messages as on the other front-ends (:func:`swag.errors.from_java`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .errors import InvalidQueryError, SwagSetupError
+from .errors import InvalidQueryError, SwagSetupError, from_java_chain, java_causes
 
 JAR_ENV = "SWAG_FLINK_JAR"
 JAR_NAME = "swag-flink.jar"
@@ -107,20 +108,17 @@ def _jvm() -> Any:
 
 
 def _call(fn: Any, *args: Any) -> Any:
-    """Calls Java; a Java IllegalArgumentException becomes InvalidQueryError with the Java message."""
+    """Calls Java; a Java exception becomes the swag exception :func:`swag.errors.from_java_chain`
+    gives for it and its causes (the Java message without its kind prefix)."""
     from py4j.protocol import Py4JJavaError  # type: ignore[import-untyped]
 
     try:
         return fn(*args)
     except Py4JJavaError as e:
         j = e.java_exception
-        name = j.getClass().getName()
-        msg = j.getMessage()
-        if name in ("java.lang.IllegalArgumentException", "java.lang.IllegalStateException"):
-            err = InvalidQueryError(str(msg))
-            err.java_exception = j
-            raise err from None
-        raise
+        err = from_java_chain(java_causes(j))
+        err.java_exception = j  # type: ignore[union-attr]
+        raise err from None
 
 
 def aggregate(stream: Any, query: Any, *, late: bool = False, rejected: bool = False,

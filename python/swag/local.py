@@ -18,7 +18,14 @@ import jpype  # type: ignore[import-untyped]
 from . import _jvm
 from ._convert import from_java, to_java_options, to_java_time, to_java_value, to_time_ms
 from ._jvm import JException, translate
-from .errors import InvalidValueError, NaNValueError, UnknownAlgorithmError, UnknownFunctionError
+from .errors import (
+    InvalidValueError,
+    NaNValueError,
+    OutOfOrderError,
+    UnknownAlgorithmError,
+    UnknownFunctionError,
+    ValueTypeError,
+)
 
 __all__ = [
     "Aggregator",
@@ -95,14 +102,14 @@ class _Window:
         try:
             self._j.evict()
         except JException as e:
-            raise translate(e, "other") from None
+            raise translate(e) from None
 
     def query(self) -> Any:
         """The aggregate of the window, as a plain Python value (``None`` when there is none)."""
         try:
             return from_java(self._j.query())
         except JException as e:
-            raise translate(e, "other") from None
+            raise translate(e) from None
 
     def _describe(self) -> str:
         opts = "".join(f", {k}={v!r}" for k, v in self._options.items())
@@ -124,7 +131,7 @@ class Aggregator(_Window):
         try:
             self._j.insert(v)
         except JException as e:
-            raise translate(e, "insert") from None
+            raise _refused(e, value) from None
 
     def extend(self, values: Iterable[Any]) -> None:
         """Inserts every value of ``values`` in order (stops at the first rejected value)."""
@@ -135,7 +142,7 @@ class Aggregator(_Window):
             try:
                 ins(v)
             except JException as e:
-                raise translate(e, "insert") from None
+                raise _refused(e, value) from None
 
     def __repr__(self) -> str:
         return f"Aggregator({self._describe()})"
@@ -161,7 +168,7 @@ class TimedAggregator(_Window):
         try:
             self._j.insert(t, v)
         except JException as e:
-            raise translate(e, "insert") from None
+            raise _refused(e, value, self._older(int(t))) from None
 
     def extend(self, items: Iterable[tuple[Any, Any]]) -> None:
         """Inserts every ``(time, value)`` pair of ``items`` in order."""
@@ -191,7 +198,13 @@ class TimedAggregator(_Window):
         try:
             self._j.bulkInsert(jl, jv, 0, len(ts))
         except JException as e:
-            raise translate(e, "insert") from None
+            raise _refused(e, _BATCH, bool(ts) and self._older(ts[0])) from None
+
+    def _older(self, time: int) -> bool:
+        """Whether ``time`` is older than the youngest time of this in-order aggregator."""
+        if not hasattr(self._j, "evictUpTo") or int(self._j.size()) == 0:
+            return False
+        return time < int(self._j.youngestTime())
 
     def evict(self, time: Any = None) -> bool | None:
         """Without ``time``: removes the oldest value (:class:`~swag.EmptyWindowError` if empty).
@@ -205,7 +218,7 @@ class TimedAggregator(_Window):
                 return None
             return bool(self._j.evict(to_java_time(time)))
         except JException as e:
-            raise translate(e, "other") from None
+            raise translate(e) from None
 
     def bulk_evict(self, time: Any) -> int:
         """Evicts every entry with time ``<= time`` in one operation (FiBA's bulk evict: amortized
@@ -218,7 +231,7 @@ class TimedAggregator(_Window):
         try:
             return int(self._j.bulkEvict(t))
         except JException as e:
-            raise translate(e, "other") from None
+            raise translate(e) from None
 
     def query(self, start: Any = None, end: Any = None) -> Any:
         """The aggregate of the window, or with ``start``/``end`` of the values with
@@ -230,21 +243,21 @@ class TimedAggregator(_Window):
         try:
             return from_java(self._j.query(jpype.JLong(lo), jpype.JLong(hi)))
         except JException as e:
-            raise translate(e, "other") from None
+            raise translate(e) from None
 
     def oldest_time(self) -> int:
         """The time of the oldest value (epoch ms); :class:`~swag.EmptyWindowError` if empty."""
         try:
             return int(self._j.oldestTime())
         except JException as e:
-            raise translate(e, "other") from None
+            raise translate(e) from None
 
     def youngest_time(self) -> int:
         """The time of the youngest value (epoch ms); :class:`~swag.EmptyWindowError` if empty."""
         try:
             return int(self._j.youngestTime())
         except JException as e:
-            raise translate(e, "other") from None
+            raise translate(e) from None
 
     def times(self) -> list[int]:
         """The times in the window, oldest first (in-order aggregators only)."""
@@ -263,6 +276,32 @@ class TimedAggregator(_Window):
         return f"TimedAggregator({self._describe()})"
 
 
+_BATCH = object()  # the value argument of _refused for a batch: no single value to look at
+
+
+def _refused(e: Any, value: Any, older: bool = False) -> Exception:
+    """:func:`translate` of an insert's Java exception. A refused value (a plain Java
+    ``IllegalArgumentException``: :class:`InvalidValueError`) gets the subclass its arguments show:
+    a time older than an in-order aggregator's youngest (:class:`OutOfOrderError`), a NaN
+    (:class:`NaNValueError`), a value that is not a number (:class:`ValueTypeError`)."""
+    err = translate(e)
+    if type(err) is not InvalidValueError:
+        return err
+    if older:
+        cls: type[InvalidValueError] = OutOfOrderError
+    elif value is _BATCH:
+        return err
+    elif isinstance(value, float) and value != value:
+        cls = NaNValueError
+    elif value is None or isinstance(value, bool) or not isinstance(value, (int, float)):
+        cls = ValueTypeError
+    else:
+        return err
+    refined = cls(str(err))
+    refined.java_exception = err.java_exception
+    return refined
+
+
 def _create(factory: str, algorithm: str, function: str, options: dict[str, Any]) -> Any:
     if not isinstance(algorithm, str):
         raise UnknownAlgorithmError(
@@ -277,7 +316,7 @@ def _create(factory: str, algorithm: str, function: str, options: dict[str, Any]
     try:
         return getattr(swag_class, factory)(algorithm, function, jopts)
     except JException as e:
-        raise translate(e, "create") from None
+        raise translate(e) from None
 
 
 def aggregator(algorithm: str, function: str, **options: Any) -> Any:

@@ -262,7 +262,7 @@ class Query:
         try:
             return spec_class.fromJson(self.to_json())
         except _jvm.JException as e:
-            raise _jvm.translate(e, "query") from None
+            raise _jvm.translate(e) from None
 
     def _java_plan(self) -> Any:
         planner = _jvm.jclass("io.swag.core.plan.Planner")
@@ -270,7 +270,7 @@ class Query:
         try:
             return planner.plan(spec)
         except _jvm.JException as e:
-            raise _jvm.translate(e, "query") from None
+            raise _jvm.translate(e) from None
 
     def validate(self) -> Query:
         """Has Java validate the spec: :class:`~swag.InvalidQueryError` (message: field path and

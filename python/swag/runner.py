@@ -156,9 +156,6 @@ def _dataframe_rows(df: Any, cols: Sequence[str]) -> Iterator[list[Any]]:
     columns as epoch ms; missing values as None)."""
     import pandas as pd
 
-    missing = [c for c in cols if c not in df.columns]
-    if missing:
-        raise SwagError(f"records: the DataFrame has no column {missing[0]!r} (it has {list(df.columns)!r})")
     lists = []
     for c in cols:
         s = df[c]
@@ -173,6 +170,9 @@ def _dataframe_rows(df: Any, cols: Sequence[str]) -> Iterator[list[Any]]:
             values = [None if m else v for v, m in zip(values, missing_mask.tolist(), strict=True)]
         lists.append(values)
     return (list(r) for r in zip(*lists, strict=True))
+
+
+_FAILED = "record rejected (on_error=fail): "  # OnError's message, Java and Python alike
 
 
 def run(
@@ -207,10 +207,18 @@ def run(
         ex = _jvm.jclass("io.swag.core.plan.LocalExecutor")(plan, order)
         ex.onError(_jvm.jclass("io.swag.core.plan.OnError").parse("on_error", on_error))
     except _jvm.JException as e:
-        raise _jvm.translate(e, "query") from None
+        raise _jvm.translate(e) from None
     fail = on_error.strip().lower() == "fail"
 
     frame = _is_dataframe(records)
+    if frame:  # the engines' rule and message for an input without a column the query reads
+        names = _jvm.jclass("java.util.ArrayList")()
+        for c in records.columns:
+            names.add(str(c))
+        try:
+            _jvm.jclass("io.swag.core.plan.RowContract").requireColumns(plan.spec(), names)
+        except _jvm.JException as e:
+            raise _jvm.translate(e) from None
     source: Iterable[Any] = _dataframe_rows(records, cols) if frame else records
     if progress:
         from tqdm.auto import tqdm
@@ -257,7 +265,7 @@ def run(
                 values = [_time(get(c), c) if k == t_index else _value(get(c), c) for k, c in enumerate(cols)]
         except _Unconvertible as e:
             if fail:
-                raise InvalidValueError(f"record rejected (on_error=fail): {e.reason}; record: {rec!r}") from None
+                raise InvalidValueError(f"{_FAILED}{e.reason}; record: {rec!r}") from None
             py_rejected.append((i, e.reason))
             continue
         except AttributeError:
@@ -268,7 +276,12 @@ def run(
         try:
             process(obj_array(values))
         except _jvm.JException as e:
-            raise _jvm.translate(e, "insert") from None
+            err = _jvm.translate(e)
+            if fail and isinstance(err, InvalidValueError) and str(err).startswith(_FAILED):
+                # the record as the caller gave it (Java's carries the arrival index)
+                reason = str(err)[len(_FAILED):].rsplit("; record: ", 1)[0]
+                raise InvalidValueError(f"{_FAILED}{reason}; record: {original(i)!r}") from None
+            raise err from None
         if t_index >= 0:
             t = values[t_index]
             if t is not None and t > top:

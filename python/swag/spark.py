@@ -330,37 +330,25 @@ def split(df: DataFrame) -> tuple[DataFrame, DataFrame]:
 
 
 def _translate(e: Exception) -> Exception:
-    """A Java error from the swag entry point as a Python exception with the Java message.
+    """A Java error from the swag entry point as the swag exception
+    :func:`swag.errors.from_java_chain` gives for it and its causes (the Java message without its
+    kind prefix).
 
     PySpark turns some Java exceptions into its own (``java.lang.IllegalArgumentException`` into
     ``pyspark.errors.IllegalArgumentException``, keeping the Java object as ``_origin``); others
-    arrive as a ``Py4JJavaError`` with ``java_exception``. Both are mapped by the Java class:
-    ``IllegalArgumentException`` (a bad query or input: the message names the field and value) to
-    :class:`InvalidQueryError`, ``IllegalStateException`` (session setup) to :class:`SwagSetupError`.
+    arrive as a ``Py4JJavaError`` with ``java_exception``.
     """
-    from .errors import InvalidQueryError
+    from .errors import from_java, from_java_chain, java_causes
 
     java = getattr(e, "java_exception", None)
     if java is None:
         java = getattr(e, "_origin", None)
-    cls, text = "", str(e)
     if java is not None:
-        try:
-            cls, text = java.getClass().getName(), java.getMessage()
-        except Exception:  # pragma: no cover - defensive
-            pass
+        err = from_java_chain(java_causes(java))
     else:
         from pyspark.errors import IllegalArgumentException as PyIllegalArgument
 
-        if isinstance(e, PyIllegalArgument):
-            cls = "java.lang.IllegalArgumentException"
-    if cls == "java.lang.IllegalArgumentException":
-        err: SwagError = InvalidQueryError(text)
-    elif cls == "java.lang.IllegalStateException":
-        err = SwagSetupError(text)
-    elif cls:
-        err = SwagError(f"{cls}: {text}")
-    else:
-        err = SwagError(text)
-    err.java_exception = java
+        cls = "java.lang.IllegalArgumentException" if isinstance(e, PyIllegalArgument) else type(e).__name__
+        err = from_java(cls, e.getMessage() if hasattr(e, "getMessage") else str(e))
+    err.java_exception = java  # type: ignore[union-attr]
     return err

@@ -227,14 +227,33 @@ def test_aggregate_table_late_and_rejected_tables(env: StreamExecutionEnvironmen
 
 def test_stream_without_watermarks_is_an_error(env: StreamExecutionEnvironment) -> None:
     ds = env.from_collection([Row(*r) for r in _rows(5)], type_info=Types.ROW_NAMED(NAMES, TYPES))
-    with pytest.raises(swag.InvalidQueryError, match="no watermarks"):
+    with pytest.raises(swag.InvalidInputError, match="^input: the stream has no watermarks"):
         swag.flink.aggregate(ds, _query())
 
 
 def test_missing_time_column_is_an_error(env: StreamExecutionEnvironment) -> None:
     q = swag.Query(key="k", time="when").window(500, top=swag.max("v"))
-    with pytest.raises(swag.InvalidQueryError, match="'when'"):
+    with pytest.raises(swag.InvalidInputError) as e:
         swag.flink.aggregate(_stream(env, _rows(5)), q)
+    assert str(e.value) == "time column 'when' is not a column of the input; its columns are [k, ts, v]"
+
+
+def test_the_same_errors_as_the_other_front_ends(env: StreamExecutionEnvironment) -> None:
+    """The cross-front-end cases (tests/error_cases.py) through py4j: the DataStream and Table paths."""
+    from error_cases import BAD_INPUT, BAD_INPUT_CLASS, BAD_INPUT_MESSAGE, BAD_QUERY, BAD_QUERY_CLASS, BAD_QUERY_MESSAGE
+    from error_cases import COLUMNS, check
+
+    assert NAMES == COLUMNS
+    for spec, cls, message in [(BAD_QUERY, BAD_QUERY_CLASS, BAD_QUERY_MESSAGE),
+                               (BAD_INPUT, BAD_INPUT_CLASS, BAD_INPUT_MESSAGE)]:
+        with pytest.raises(swag.SwagError) as e:
+            swag.flink.aggregate(_stream(env, _rows(5)), swag.Query.from_json(spec))
+        check(e.value, cls, message)
+        assert e.value.java_exception is not None
+    t_env, table = _table(env, _rows(5))
+    with pytest.raises(swag.SwagError) as e:
+        swag.flink.aggregate_table(t_env, table, swag.Query.from_json(BAD_QUERY))
+    check(e.value, BAD_QUERY_CLASS, BAD_QUERY_MESSAGE)
 
 
 def test_wrong_column_type_is_an_error(env: StreamExecutionEnvironment) -> None:
@@ -303,11 +322,11 @@ def test_register_functions_over(env: StreamExecutionEnvironment) -> None:
 def test_aggregate_table_errors(env: StreamExecutionEnvironment) -> None:
     t_env, table = _table(env, _rows(5))
     q = swag.Query(key="k", time="when").window(500, top=swag.max("v"))
-    with pytest.raises(swag.InvalidQueryError, match="'when'"):
+    with pytest.raises(swag.InvalidInputError, match="^time column 'when' is not a column of the input"):
         swag.flink.aggregate_table(t_env, table, q)
     # a time column without a watermark declared on it
     q = swag.Query(key="k", time="ts").window(500, top=swag.max("v"))
-    with pytest.raises(swag.InvalidQueryError, match="no watermark on column 'ts'"):
+    with pytest.raises(swag.InvalidInputError, match="no watermark on column 'ts'"):
         swag.flink.aggregate_table(t_env, table, q)
     # max of a STRING column
     q = swag.Query(key="v", time="rt").window(500, top=swag.max("k"))

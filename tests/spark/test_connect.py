@@ -194,6 +194,38 @@ def test_bad_query_raises_invalid_query_error_naming_the_field(spark, connect):
     assert str(remote.value) == str(classic.value)
 
 
+def test_the_same_errors_on_classic_and_connect(spark, connect):
+    """The cross-front-end cases (tests/error_cases.py): the same class and message from a classic
+    session (py4j: the Java exception object) and from the Connect server (only its class and text
+    travel). The bad query is also sent unvalidated, so that the server's QuerySpec raises it."""
+    from error_cases import BAD_INPUT, BAD_INPUT_CLASS, BAD_INPUT_MESSAGE, BAD_QUERY, BAD_QUERY_CLASS, BAD_QUERY_MESSAGE
+    from error_cases import COLUMNS, check
+
+    from swag import _spark_connect
+
+    recs, _, _ = corpus_case(0)
+    for session in (spark, connect):
+        df = frame(session, recs)
+        assert df.columns == COLUMNS
+        with pytest.raises(swag.SwagError) as e:
+            swag.spark.aggregate(df, swag.Query.from_json(BAD_QUERY))
+        check(e.value, BAD_QUERY_CLASS, BAD_QUERY_MESSAGE)
+        with pytest.raises(swag.SwagError) as e:
+            swag.spark.aggregate(df, swag.Query.from_json(BAD_INPUT))
+        check(e.value, BAD_INPUT_CLASS, BAD_INPUT_MESSAGE)
+    # the bad query past the client's validation: raised by the engine's JVM
+    with pytest.raises(swag.SwagError) as e:
+        try:
+            spark._jvm.io.swag.spark.SwagSpark.aggregate(frame(spark, recs)._jdf, json.dumps(BAD_QUERY), "{}")
+        except Exception as raw:
+            raise swag.spark._translate(raw) from None
+    check(e.value, BAD_QUERY_CLASS, BAD_QUERY_MESSAGE)
+    with pytest.raises(swag.SwagError) as e:
+        _spark_connect.aggregate(frame(connect, recs), json.dumps(BAD_QUERY), "{}")
+    check(e.value, BAD_QUERY_CLASS, BAD_QUERY_MESSAGE)
+    assert e.value.connect_exception is not None
+
+
 def test_server_without_the_plugin_raises_setup_error_with_the_command(tmp_path):
     from connect_server import free_port, start, stop
     from pyspark.sql.connect.session import SparkSession as ConnectSession

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 import pytest
 import swag
 import swag.spark
-from swag.errors import InvalidQueryError, SwagError, SwagSetupError
+from swag.errors import InvalidInputError, InvalidQueryError, SwagError, SwagSetupError
 
 from spark_helpers import BASE, diff, finish, metric_sums, millis, source, watermarks, write_batches
 from test_spark_differential import DELAY, FIELDS, FIELDS_PRE, preaggregates, swag_query, swag_rows
@@ -419,14 +419,14 @@ def test_missing_column_is_named(spark, rate):
         swag.spark.aggregate(static, _q("nope"))
 
 
-def test_invalid_input_raises_invalid_query_error(spark, rate):
-    """Java IllegalArgumentException (PySpark's own IllegalArgumentException) -> InvalidQueryError with
-    the Java message; IllegalStateException -> SwagSetupError; other Java errors -> SwagError."""
-    with pytest.raises(InvalidQueryError, match="'ts'.*withWatermark") as info:
+def test_invalid_input_raises_invalid_input_error(spark, rate):
+    """An input that does not fit the query (Java kind INVALID_INPUT) -> InvalidInputError, a subclass
+    of InvalidQueryError, with the Java message without its kind prefix."""
+    with pytest.raises(InvalidInputError, match="^the streaming input has no watermark on its time column 'ts'.*withWatermark") as info:
         swag.spark.aggregate(rate, _q())
     assert info.value.java_exception is not None
     assert "at io.swag" not in str(info.value)  # the message, not the Java stack trace
     stream = spark.readStream.format("rate").load().selectExpr("'a' as k", "'x' as ts", "1.0D as v")
-    with pytest.raises(InvalidQueryError, match="time column 'ts' has type string"):
+    with pytest.raises(InvalidInputError, match="^time column 'ts' has type string"):
         swag.spark.aggregate(stream, _q(), watermark_delay="1s")
 

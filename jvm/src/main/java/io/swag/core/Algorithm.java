@@ -153,7 +153,7 @@ public enum Algorithm {
       return a;
     }
     if (!a.isTree()) {
-      throw new IllegalArgumentException("option 'minArity' applies to the B-tree algorithms (" + String.join(", ",
+      throw new SwagException(SwagException.Kind.INVALID_OPTION, "option 'minArity' applies to the B-tree algorithms (" + String.join(", ",
           TREE_NAMES) + "), not to '" + name + "'");
     }
     int m = minArity instanceof Number n && n.doubleValue() == n.intValue() ? n.intValue() : -1;
@@ -198,9 +198,9 @@ public enum Algorithm {
     String known = "known algorithms: " + String.join(", ", FIFO_NAMES) + ", " + String.join(", ", TREE_NAMES)
         + ", adaptive; aliases: " + String.join(", ", ALIASES.keySet());
     if (name == null) {
-      return new IllegalArgumentException("algorithm name is null; " + known);
+      return new SwagException(SwagException.Kind.UNKNOWN_ALGORITHM, "algorithm name is null; " + known);
     }
-    return new IllegalArgumentException("unknown algorithm '" + name + "'; " + known);
+    return new SwagException(SwagException.Kind.UNKNOWN_ALGORITHM, "unknown algorithm '" + name + "'; " + known);
   }
 
   /** The canonical name, as plans store it and the built structure reports it. */
@@ -245,7 +245,7 @@ public enum Algorithm {
 
   private Algorithm withMinArity(int m, Object given) {
     if (m != 2 && m != 4 && m != 8) {
-      throw new IllegalArgumentException("option 'minArity' must be 2, 4 or 8, got " + given);
+      throw new SwagException(SwagException.Kind.INVALID_OPTION, "option 'minArity' must be 2, 4 or 8, got " + given);
     }
     for (Algorithm a : values()) {
       if (a.shape == shape && a.minArity == m) {
@@ -266,7 +266,7 @@ public enum Algorithm {
       case DABA_LITE -> new DabaLite(fn);
       case FLATFAT -> new FlatFat(fn);
       case FLATFIT -> new FlatFit(fn);
-      default -> throw new IllegalArgumentException("algorithm '" + id + "' is not an in-order algorithm; in-order"
+      default -> throw new SwagException(SwagException.Kind.UNKNOWN_ALGORITHM, "algorithm '" + id + "' is not an in-order algorithm; in-order"
           + " algorithms: " + String.join(", ", FIFO_NAMES));
     };
   }
@@ -277,7 +277,7 @@ public enum Algorithm {
       case CLASSIC_TREE -> new ClassicBTree(fn, minArity);
       case FINGER_TREE -> new FingerBTree(fn, minArity);
       case BULK_FINGER_TREE -> new BulkFingerBTree(fn, minArity);
-      default -> throw new IllegalArgumentException("algorithm '" + id + "' is not an out-of-order algorithm;"
+      default -> throw new SwagException(SwagException.Kind.UNKNOWN_ALGORITHM, "algorithm '" + id + "' is not an out-of-order algorithm;"
           + " out-of-order algorithms: " + String.join(", ", TREE_NAMES));
     };
   }
@@ -289,7 +289,7 @@ public enum Algorithm {
    */
   public TimedAggregator newTimed(AggregateFunction<?, ?, ?> fn) {
     if (isAdaptive()) {
-      throw new IllegalArgumentException("algorithm 'adaptive' is a plan's choice, built by the plan executors;"
+      throw new SwagException(SwagException.Kind.UNKNOWN_ALGORITHM, "algorithm 'adaptive' is a plan's choice, built by the plan executors;"
           + " known algorithms: " + String.join(", ", FIFO_NAMES) + ", " + String.join(", ", TREE_NAMES));
     }
     return isTree() ? newTree(fn) : new TimedFifo(newFifo(fn));

@@ -1,5 +1,7 @@
 package io.swag.flink;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.plan.AggregateSpec;
 import io.swag.core.plan.GroupKind;
 import io.swag.core.plan.GroupPlan;
@@ -60,7 +62,7 @@ public final class Layout implements Serializable {
     used = io.swag.core.plan.LocalExecutor.usedColumns(spec);
     for (WindowSpec w : spec.windows()) {
       if (w.isTime() && timeIdx < 0) {
-        throw new IllegalArgumentException("time: the query has time window '" + w.name()
+        throw new SwagException(Kind.INVALID_QUERY, "time: the query has time window '" + w.name()
             + "' but no time column; the Flink operator runs event time: set 'time' to a column with a watermark");
       }
       for (AggregateSpec a : w.aggregates()) {
@@ -110,8 +112,7 @@ public final class Layout implements Serializable {
   private int index(String column, String what) {
     Integer i = byName.get(column);
     if (i == null) {
-      throw new IllegalArgumentException(what + " '" + column + "' is not a column of the input; its columns are "
-          + List.of(fields));
+      throw RowContract.missingColumn(spec, column, List.of(fields));
     }
     return i;
   }

@@ -1,5 +1,7 @@
 package io.swag.flink;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.plan.OnError;
 import java.io.Serializable;
 
@@ -51,7 +53,7 @@ public final class SwagFlinkOptions implements Serializable {
   /** The operator's parallelism ({@code -1}: the environment's). */
   public SwagFlinkOptions withParallelism(int parallelism) {
     if (parallelism == 0 || parallelism < -1) {
-      throw new IllegalArgumentException("parallelism: " + parallelism + " (must be >= 1, or -1 for the default)");
+      throw new SwagException(Kind.INVALID_QUERY, "parallelism: " + parallelism + " (must be >= 1, or -1 for the default)");
     }
     return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError);
   }
@@ -64,7 +66,7 @@ public final class SwagFlinkOptions implements Serializable {
    */
   public SwagFlinkOptions withCacheMaxKeys(int keys) {
     if (keys < 1) {
-      throw new IllegalArgumentException("cache_max_keys: " + keys + " (must be >= 1)");
+      throw new SwagException(Kind.INVALID_QUERY, "cache_max_keys: " + keys + " (must be >= 1)");
     }
     return new SwagFlinkOptions(operatorName, uid, parallelism, keys, onError);
   }

@@ -1,5 +1,7 @@
 package io.swag.flink;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -52,12 +54,11 @@ public final class SwagTables {
     String time = plan.spec().time();
     if (time != null) {
       if (!List.of(names).contains(time)) {
-        throw new IllegalArgumentException("time: column '" + time + "' is not a column of the table; its columns are "
-            + List.of(names));
+        throw io.swag.core.plan.RowContract.missingColumn(plan.spec(), time, List.of(names));
       }
       boolean watermarked = schema.getWatermarkSpecs().stream().anyMatch(w -> w.getRowtimeAttribute().equals(time));
       if (!watermarked) {
-        throw new IllegalArgumentException("time: the table declares no watermark on column '" + time
+        throw new SwagException(Kind.INVALID_INPUT, "time: the table declares no watermark on column '" + time
             + "' (its watermarks: " + schema.getWatermarkSpecs() + "); declare one (WATERMARK FOR " + time
             + " AS ...) so that the windows fire");
       }
@@ -125,7 +126,7 @@ public final class SwagTables {
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> Types.INSTANT;
       case TIMESTAMP_WITHOUT_TIME_ZONE -> Types.LOCAL_DATE_TIME;
       case DECIMAL -> Types.BIG_DEC;
-      default -> throw new IllegalArgumentException("column '" + column + "' has type " + t
+      default -> throw new SwagException(Kind.INVALID_INPUT, "column '" + column + "' has type " + t
           + ", which swag does not read; cast it to DOUBLE, BIGINT, STRING, BOOLEAN or a TIMESTAMP");
     };
   }

@@ -1,5 +1,8 @@
 package io.swag.flink;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
+import io.swag.core.SwagFailure;
 import io.swag.core.plan.ColdSlices;
 import io.swag.core.plan.CountGroup;
 import io.swag.core.plan.CountWindow;
@@ -222,7 +225,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   SwagWindowOperator(String planJson, String[] fieldNames, OutputTag<Row> lateTag, OutputTag<Row> rejectedTag,
       int cacheMaxKeys, OnError onError) {
     if (cacheMaxKeys < 1) {
-      throw new IllegalArgumentException("cache_max_keys: " + cacheMaxKeys + " (must be >= 1)");
+      throw new SwagException(Kind.INVALID_QUERY, "cache_max_keys: " + cacheMaxKeys + " (must be >= 1)");
     }
     this.cacheMaxKeys = cacheMaxKeys;
     this.planJson = planJson;
@@ -545,13 +548,13 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     DataInputDeserializer in = new DataInputDeserializer(m);
     int version = in.readInt();
     if (version != META_VERSION) {
-      throw new IllegalStateException("swag: key state of format " + version + ", this build reads format "
+      throw new SwagFailure(Kind.STATE, "swag: key state of format " + version + ", this build reads format "
           + META_VERSION + "; restore with the swag version the checkpoint was taken with");
     }
     KeyState s = new KeyState(key, StoredWindows.loadAll(groups, layout.timeSlot, in, entries, "swag"));
     int nc = in.readInt();
     if (nc != s.count.length) {
-      throw new IllegalStateException("swag: restored state has " + nc + " count groups, the plan " + s.count.length);
+      throw new SwagFailure(Kind.STATE, "swag: restored state has " + nc + " count groups, the plan " + s.count.length);
     }
     for (int c = 0; c < nc; c++) {
       readCount(s.count[c], in);

@@ -1,5 +1,7 @@
 package io.swag.flink;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.plan.AggregateSpec;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
@@ -113,7 +115,7 @@ public final class SwagWindows {
   static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, Plan plan, SwagFlinkOptions options,
       boolean checkWatermarks) {
     if (!(input.getType() instanceof RowTypeInfo rt)) {
-      throw new IllegalArgumentException("input: expected a DataStream<Row> with named fields (RowTypeInfo), got "
+      throw new SwagException(Kind.INVALID_INPUT, "input: expected a DataStream<Row> with named fields (RowTypeInfo), got "
           + input.getType() + "; e.g. env.fromData(rows, Types.ROW_NAMED(names, types))");
     }
     String[] names = rt.getFieldNames();
@@ -123,12 +125,12 @@ public final class SwagWindows {
     if (layout.timeIdx >= 0) {
       TypeInformation<?> tt = rt.getTypeAt(layout.timeIdx);
       if (!isTimeType(tt)) {
-        throw new IllegalArgumentException("time: column '" + spec.time() + "' has type " + tt
+        throw new SwagException(Kind.INVALID_INPUT, "time: column '" + spec.time() + "' has type " + tt
             + "; expected epoch ms (BIGINT/INT), Instant, LocalDateTime or Timestamp");
       }
     }
     if (checkWatermarks && layout.timeIdx >= 0 && hasTimeWindows(spec) && !mayHaveWatermarks(input.getTransformation(), new java.util.HashSet<>())) {
-      throw new IllegalArgumentException("input: the stream has no watermarks (its sources use WatermarkStrategy"
+      throw new SwagException(Kind.INVALID_INPUT, "input: the stream has no watermarks (its sources use WatermarkStrategy"
           + ".noWatermarks() and no assignTimestampsAndWatermarks follows), so the time windows over '" + spec.time()
           + "' would never fire; assign a WatermarkStrategy with a timestamp assigner to the input");
     }
@@ -317,7 +319,7 @@ public final class SwagWindows {
    */
   public static <T> SingleOutputStreamOperator<T> asPojos(DataStream<Row> result, Class<T> type) {
     if (!(result.getType() instanceof RowTypeInfo rt)) {
-      throw new IllegalArgumentException("result: expected the Row stream of SwagWindows.aggregate, got "
+      throw new SwagException(Kind.INVALID_INPUT, "result: expected the Row stream of SwagWindows.aggregate, got "
           + result.getType());
     }
     return result.map(new RowToPojo<>(type, rt.getFieldNames())).returns(TypeInformation.of(type));

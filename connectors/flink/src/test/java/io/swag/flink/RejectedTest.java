@@ -88,7 +88,7 @@ class RejectedTest {
         .sinkTo(new StaticSink<>("rejected-fail"));
     Exception e = org.junit.jupiter.api.Assertions.assertThrows(Exception.class, () -> env.execute("rejected-fail"));
     Throwable c = e;
-    while (c != null && !(c instanceof io.swag.core.plan.OnError.RejectedRecordException)) {
+    while (c != null && io.swag.core.SwagException.kindOf(c) != io.swag.core.SwagException.Kind.REJECTED_RECORD) {
       c = c.getCause();
     }
     assertTrue(c != null, "the job failed for the rejected record: " + e);

@@ -1,5 +1,7 @@
 package io.swag.spark;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.plan.AggregateSpec;
 import io.swag.core.plan.CountGroup;
 import io.swag.core.plan.GroupKind;
@@ -98,7 +100,7 @@ final class Layout implements Serializable {
       }
     }
     if (spec.time() == null && timeGroups > 0) {
-      throw new IllegalArgumentException("query.time: null (processing time) is not supported on Spark: a "
+      throw new SwagException(Kind.INVALID_QUERY, "query.time: null (processing time) is not supported on Spark: a "
           + "micro-batch gives all its records one processing time, so windows shorter than the trigger interval "
           + "are meaningless and a replayed batch gets other times (its results change); add a column "
           + "current_timestamp() with a watermark and use it as the event time instead");
@@ -110,19 +112,19 @@ final class Layout implements Serializable {
     for (int i = 0; i < columns.size(); i++) {
       String c = columns.get(i);
       if (!names.contains(c)) {
-        throw new IllegalArgumentException("input has no column '" + c + "' (columns: " + names + ")");
+        throw RowContract.missingColumn(spec, c, names);
       }
       types[i] = schema.apply(c).dataType();
     }
     this.keys = spec.key().size();
     this.timeIdx = spec.time() == null ? -1 : columns.indexOf(spec.time());
     if (spec.time() != null && timeIdx < keys) {
-      throw new IllegalArgumentException("query.time: '" + spec.time() + "' is also a key column");
+      throw new SwagException(Kind.INVALID_QUERY, "query.time: '" + spec.time() + "' is also a key column");
     }
     DataType tt = timeIdx < 0 ? DataTypes.LongType : types[timeIdx];
     this.timestampTime = tt.equals(DataTypes.TimestampType) || tt.equals(DataTypes.TimestampNTZType);
     if (!timestampTime && !isIntegral(tt)) {
-      throw new IllegalArgumentException("time column '" + spec.time() + "' has type " + tt.simpleString()
+      throw new SwagException(Kind.INVALID_INPUT, "time column '" + spec.time() + "' has type " + tt.simpleString()
           + "; expected a timestamp or an integer of epoch milliseconds");
     }
     this.timestampBounds = timestampTime && countGroups == 0;

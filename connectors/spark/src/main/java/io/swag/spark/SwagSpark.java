@@ -1,5 +1,8 @@
 package io.swag.spark;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
+import io.swag.core.SwagFailure;
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
 import static org.apache.spark.sql.functions.sum;
@@ -163,7 +166,7 @@ public final class SwagSpark {
     if (df.isStreaming()) {
       String provider = df.sparkSession().conf().get(PROVIDER_CONF, "");
       if (!ROCKSDB.equals(provider)) {
-        throw new IllegalStateException("swag on a streaming DataFrame needs the RocksDB state store: set "
+        throw new SwagFailure(Kind.SETUP, "swag on a streaming DataFrame needs the RocksDB state store: set "
             + PROVIDER_CONF + "=" + ROCKSDB + " (swag.spark.session() does), found '" + provider + "'");
       }
       LateEventsWatermark lateEvents = new LateEventsWatermark(
@@ -217,7 +220,7 @@ public final class SwagSpark {
     boolean hasWatermark = f.metadata().contains(WATERMARK_META);
     if (!hasWatermark) {
       if (options.watermarkDelayMs == null) {
-        throw new IllegalArgumentException("the streaming input has no watermark on its time column '" + time
+        throw new SwagException(Kind.INVALID_INPUT, "the streaming input has no watermark on its time column '" + time
             + "': call df.withWatermark(\"" + time + "\", \"10 minutes\") first, or pass the option "
             + "watermark_delay_ms");
       }
@@ -225,7 +228,7 @@ public final class SwagSpark {
         if (f.dataType().equals(DataTypes.LongType) || f.dataType().equals(DataTypes.IntegerType)) {
           df = df.withColumn(time, functions.timestamp_millis(column(time)));
         } else {
-          throw new IllegalArgumentException("time column '" + time + "' has type " + f.dataType().simpleString()
+          throw new SwagException(Kind.INVALID_INPUT, "time column '" + time + "' has type " + f.dataType().simpleString()
               + "; expected a timestamp or an integer of epoch milliseconds");
         }
       }

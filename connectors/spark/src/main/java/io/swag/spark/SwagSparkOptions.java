@@ -1,5 +1,7 @@
 package io.swag.spark;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.plan.Json;
 import io.swag.core.plan.OnError;
 import java.io.Serializable;
@@ -94,35 +96,35 @@ public final class SwagSparkOptions implements Serializable {
     }
     Object root = Json.parse(json);
     if (!(root instanceof Map<?, ?> m)) {
-      throw new IllegalArgumentException("options: expected a JSON object, got " + json);
+      throw new SwagException(Kind.INVALID_QUERY, "options: expected a JSON object, got " + json);
     }
     for (Object k : m.keySet()) {
       if (!KNOWN.contains(k)) {
-        throw new IllegalArgumentException("options: unknown option '" + k + "' (known: " + KNOWN + ")");
+        throw new SwagException(Kind.INVALID_QUERY, "options: unknown option '" + k + "' (known: " + KNOWN + ")");
       }
     }
     String mode = m.containsKey("output_mode") ? String.valueOf(m.get("output_mode")) : "append";
     if (!mode.equals("append") && !mode.equals("update")) {
-      throw new IllegalArgumentException("options.output_mode: '" + mode + "' is not one of append, update");
+      throw new SwagException(Kind.INVALID_QUERY, "options.output_mode: '" + mode + "' is not one of append, update");
     }
     Long delay = null;
     Object d = m.get("watermark_delay_ms");
     if (d != null) {
       if (!(d instanceof Number n) || n.longValue() < 0 || n.doubleValue() != n.longValue()) {
-        throw new IllegalArgumentException("options.watermark_delay_ms: " + d + " is not a non-negative integer");
+        throw new SwagException(Kind.INVALID_QUERY, "options.watermark_delay_ms: " + d + " is not a non-negative integer");
       }
       delay = n.longValue();
     }
     String late = m.containsKey("late") ? String.valueOf(m.get("late")) : "count";
     if (!late.equals("count") && !late.equals("keep")) {
-      throw new IllegalArgumentException("options.late: '" + late + "' is not one of count, keep");
+      throw new SwagException(Kind.INVALID_QUERY, "options.late: '" + late + "' is not one of count, keep");
     }
     String name = m.containsKey("metrics_name") ? String.valueOf(m.get("metrics_name")) : "swag";
     int cacheMax = intOption(m, "cache_max_keys", DEFAULT_CACHE_MAX_KEYS, 0);
     int slots = intOption(m, "preaggregate_slots", 0, 1);
     String pre = m.containsKey("preaggregate") ? String.valueOf(m.get("preaggregate")) : "auto";
     if (!pre.equals("auto") && !pre.equals("off")) {
-      throw new IllegalArgumentException("options.preaggregate: '" + pre + "' is not one of auto, off");
+      throw new SwagException(Kind.INVALID_QUERY, "options.preaggregate: '" + pre + "' is not one of auto, off");
     }
     OnError onError = OnError.parse("options.on_error", m.get("on_error"));
     return new SwagSparkOptions(mode, delay, late.equals("keep"), name, cacheMax, pre.equals("auto"), slots, onError);
@@ -134,7 +136,7 @@ public final class SwagSparkOptions implements Serializable {
       return dflt;
     }
     if (!(c instanceof Number n) || n.longValue() < min || n.doubleValue() != n.longValue() || n.longValue() > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("options." + name + ": " + c + " is not an integer from " + min + " to " + Integer.MAX_VALUE);
+      throw new SwagException(Kind.INVALID_QUERY, "options." + name + ": " + c + " is not an integer from " + min + " to " + Integer.MAX_VALUE);
     }
     return n.intValue();
   }

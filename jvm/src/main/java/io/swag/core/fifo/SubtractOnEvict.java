@@ -1,5 +1,7 @@
 package io.swag.core.fifo;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.AggregateFunction;
 
 /**
@@ -21,7 +23,7 @@ public final class SubtractOnEvict extends FifoBase {
 
   private static AggregateFunction<?, ?, ?> requireInvertible(AggregateFunction<?, ?, ?> fn) {
     if (!fn.isInvertible()) {
-      throw new IllegalArgumentException("algorithm 'soe' (subtract-on-evict) needs an invertible function; '"
+      throw new SwagException(Kind.INCOMPATIBLE_FUNCTION, "algorithm 'soe' (subtract-on-evict) needs an invertible function; '"
           + fn.name() + "' is not invertible (use 'daba_lite' or 'two_stacks_lite')");
     }
     return fn;

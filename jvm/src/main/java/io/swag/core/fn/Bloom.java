@@ -1,5 +1,7 @@
 package io.swag.core.fn;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.LongFunction;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -100,7 +102,7 @@ public final class Bloom extends LongFunction {
   public Bloom(int bits, int hashes) {
     super("bloom", checkBits(bits) / 64);
     if (hashes < 1 || hashes > 16) {
-      throw new IllegalArgumentException("bloom option 'hashes' must be in 1..16, got " + hashes);
+      throw new SwagException(Kind.INVALID_OPTION, "bloom option 'hashes' must be in 1..16, got " + hashes);
     }
     this.bits = bits;
     this.hashes = hashes;
@@ -108,7 +110,7 @@ public final class Bloom extends LongFunction {
 
   private static int checkBits(int bits) {
     if (bits < 64 || bits > (1 << 24) || Integer.bitCount(bits) != 1) {
-      throw new IllegalArgumentException("bloom option 'bits' must be a power of two in 64..2^24, got " + bits);
+      throw new SwagException(Kind.INVALID_OPTION, "bloom option 'bits' must be a power of two in 64..2^24, got " + bits);
     }
     return bits;
   }

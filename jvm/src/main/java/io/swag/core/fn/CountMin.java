@@ -1,5 +1,7 @@
 package io.swag.core.fn;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.LongFunction;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -80,10 +82,10 @@ public final class CountMin extends LongFunction {
 
   private static int checked(int width, int depth) {
     if (width < 1 || width > 1 << 16) {
-      throw new IllegalArgumentException("countmin option 'width' must be in 1..65536, got " + width);
+      throw new SwagException(Kind.INVALID_OPTION, "countmin option 'width' must be in 1..65536, got " + width);
     }
     if (depth < 1 || depth > 16) {
-      throw new IllegalArgumentException("countmin option 'depth' must be in 1..16, got " + depth);
+      throw new SwagException(Kind.INVALID_OPTION, "countmin option 'depth' must be in 1..16, got " + depth);
     }
     return width * depth;
   }

@@ -1,6 +1,8 @@
 package io.swag.core.fn;
 
 import io.swag.core.AggregateFunction;
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +33,7 @@ public final class Functions {
   /** The function called {@code name}, configured by {@code options}. */
   public static AggregateFunction<?, ?, ?> byName(String name, Map<String, ?> options) {
     if (name == null) {
-      throw new IllegalArgumentException("function name is null; known functions: " + NAMES);
+      throw new SwagException(Kind.UNKNOWN_FUNCTION, "function name is null; known functions: " + NAMES);
     }
     Map<String, ?> o = options == null ? Collections.emptyMap() : options;
     String n = name.trim().toLowerCase(java.util.Locale.ROOT);
@@ -74,16 +76,16 @@ public final class Functions {
         double def = n.equals("median") ? 0.5 : Double.NaN;
         double rank = doubleOpt(n, o, "rank", def);
         if (n.equals("quantile") && Double.isNaN(rank)) {
-          throw new IllegalArgumentException("function 'quantile' needs option 'rank' in [0, 1]");
+          throw new SwagException(Kind.INVALID_OPTION, "function 'quantile' needs option 'rank' in [0, 1]");
         }
         f = new Kll(intOpt(n, o, "k", 200), rank);
       }
-      default -> throw new IllegalArgumentException(
+      default -> throw new SwagException(Kind.UNKNOWN_FUNCTION,
           "unknown aggregate function '" + name + "'; known functions: " + String.join(", ", NAMES));
     }
     for (String key : o.keySet()) {
       if (!allowed.contains(key)) {
-        throw new IllegalArgumentException("function '" + n + "' has no option '" + key + "'"
+        throw new SwagException(Kind.INVALID_OPTION, "function '" + n + "' has no option '" + key + "'"
             + (allowed.isEmpty() ? " (it takes no options)" : "; options: " + allowed));
       }
     }
@@ -105,7 +107,7 @@ public final class Functions {
         // fall through
       }
     }
-    throw new IllegalArgumentException("function '" + fn + "' option '" + key + "' must be an integer, got "
+    throw new SwagException(Kind.INVALID_OPTION, "function '" + fn + "' option '" + key + "' must be an integer, got "
         + io.swag.core.Inputs.describe(v));
   }
 
@@ -124,7 +126,7 @@ public final class Functions {
         // fall through
       }
     }
-    throw new IllegalArgumentException("function '" + fn + "' option '" + key + "' must be a number, got "
+    throw new SwagException(Kind.INVALID_OPTION, "function '" + fn + "' option '" + key + "' must be a number, got "
         + io.swag.core.Inputs.describe(v));
   }
 }

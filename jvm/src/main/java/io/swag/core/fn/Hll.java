@@ -1,5 +1,7 @@
 package io.swag.core.fn;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.AggregateFunction;
 import io.swag.core.ByteForm;
 import java.nio.ByteBuffer;
@@ -24,7 +26,7 @@ public final class Hll implements AggregateFunction<Object, HllSketch, Double>, 
 
   public Hll(int lgK) {
     if (lgK < 4 || lgK > 21) {
-      throw new IllegalArgumentException("hll option 'lgK' must be in 4..21, got " + lgK);
+      throw new SwagException(Kind.INVALID_OPTION, "hll option 'lgK' must be in 4..21, got " + lgK);
     }
     this.lgK = lgK;
     this.empty = new HllSketch(lgK, TgtHllType.HLL_8);

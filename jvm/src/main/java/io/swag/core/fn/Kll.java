@@ -1,5 +1,7 @@
 package io.swag.core.fn;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.AggregateFunction;
 import io.swag.core.ByteForm;
 import java.nio.ByteBuffer;
@@ -61,10 +63,10 @@ public final class Kll implements AggregateFunction<Object, KllDoublesSketch, Ob
 
   public Kll(int k, double rank) {
     if (k < 8 || k > 65535) {
-      throw new IllegalArgumentException("kll option 'k' must be in 8..65535, got " + k);
+      throw new SwagException(Kind.INVALID_OPTION, "kll option 'k' must be in 8..65535, got " + k);
     }
     if (!Double.isNaN(rank) && !(rank >= 0 && rank <= 1)) {
-      throw new IllegalArgumentException("kll option 'rank' must be in [0, 1], got " + rank);
+      throw new SwagException(Kind.INVALID_OPTION, "kll option 'rank' must be in [0, 1], got " + rank);
     }
     this.k = k;
     this.rank = rank;

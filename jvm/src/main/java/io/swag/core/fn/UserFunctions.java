@@ -1,5 +1,8 @@
 package io.swag.core.fn;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
+import io.swag.core.SwagFailure;
 import io.swag.core.AggregateFunction;
 import io.swag.core.ByteForm;
 import io.swag.core.Inputs;
@@ -49,7 +52,7 @@ public final class UserFunctions {
     Object cls = options == null ? null : options.get(CLASS_OPTION);
     String where = column == null ? "" : " (column '" + column + "')";
     if (!(cls instanceof String name) || name.isBlank()) {
-      throw new IllegalArgumentException("function 'udaf'" + where + " needs option 'class': the fully qualified name "
+      throw new SwagException(Kind.INVALID_OPTION, "function 'udaf'" + where + " needs option 'class': the fully qualified name "
           + "of a class implementing io.swag.core.AggregateFunction, got " + Inputs.describe(cls));
     }
     Map<String, Object> params = new LinkedHashMap<>(options);
@@ -57,7 +60,7 @@ public final class UserFunctions {
     String label = "udaf '" + name + "'" + where;
     Class<?> c = find(name.trim(), label);
     if (!AggregateFunction.class.isAssignableFrom(c)) {
-      throw new IllegalArgumentException(label + ": class does not implement io.swag.core.AggregateFunction");
+      throw new SwagException(Kind.INVALID_OPTION, label + ": class does not implement io.swag.core.AggregateFunction");
     }
     Object instance = construct(c, params, label);
     @SuppressWarnings("unchecked")
@@ -78,7 +81,7 @@ public final class UserFunctions {
         // try the next loader
       }
     }
-    throw new IllegalArgumentException(label + ": class not found on the class path; add the jar that holds it "
+    throw new SwagException(Kind.INVALID_OPTION, label + ": class not found on the class path; add the jar that holds it "
         + "(local: swag.add_jars(...) before the first query; Spark: swag.spark.session(jars=[...]) or --jars; "
         + "Spark Connect: the server's --jars; Flink: env.add_jars(...) or the job jar)");
   }
@@ -94,11 +97,11 @@ public final class UserFunctions {
         try {
           k = c.getConstructor();
         } catch (NoSuchMethodException e2) {
-          throw new IllegalArgumentException(label + ": no public constructor taking a java.util.Map (the "
+          throw new SwagException(Kind.INVALID_OPTION, label + ": no public constructor taking a java.util.Map (the "
               + "parameters) or no arguments");
         }
         if (!params.isEmpty()) {
-          throw new IllegalArgumentException(label + ": parameters " + params.keySet() + " given, but the class has "
+          throw new SwagException(Kind.INVALID_OPTION, label + ": parameters " + params.keySet() + " given, but the class has "
               + "no public constructor taking a java.util.Map");
         }
         args = new Object[0];
@@ -106,9 +109,9 @@ public final class UserFunctions {
       return k.newInstance(args);
     } catch (InvocationTargetException e) {
       Throwable t = e.getCause();
-      throw new IllegalArgumentException(label + ": the constructor threw " + t, t);
+      throw new SwagException(Kind.INVALID_OPTION, label + ": the constructor threw " + t, t);
     } catch (InstantiationException | IllegalAccessException e) {
-      throw new IllegalArgumentException(label + ": cannot be instantiated: " + e, e);
+      throw new SwagException(Kind.INVALID_OPTION, label + ": cannot be instantiated: " + e, e);
     }
   }
 
@@ -136,8 +139,8 @@ public final class UserFunctions {
     }
 
     /** A failure of the user's code outside {@code lift}: a typed error naming the class, column and method. */
-    private IllegalStateException failed(String method, RuntimeException e) {
-      return new IllegalStateException(label + ": " + method + " threw " + e, e);
+    private SwagFailure failed(String method, RuntimeException e) {
+      return new SwagFailure(Kind.USER_FUNCTION, label + ": " + method + " threw " + e, e);
     }
 
     @Override

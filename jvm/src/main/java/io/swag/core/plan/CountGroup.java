@@ -1,6 +1,6 @@
 package io.swag.core.plan;
 
-import io.swag.core.Swag;
+import io.swag.core.SwagException;
 import io.swag.core.fifo.FifoBase;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,15 +31,16 @@ public final class CountGroup {
   /** @param columnIndex the row index of each column name ({@code Object[]} rows) */
   public CountGroup(QuerySpec spec, GroupPlan plan, Map<String, Integer> columnIndex) {
     if (plan.kind() == GroupKind.TIME) {
-      throw new IllegalArgumentException("group of kind '" + plan.kind() + "' is not a count-window group");
+      throw new SwagException(SwagException.Kind.INVALID_QUERY, "group of kind '" + plan.kind()
+          + "' is not a count-window group");
     }
     this.spec = spec;
     this.plan = plan;
     this.queryWindow = plan.windows().get(0);
     this.window = spec.windows().get(queryWindow);
     if (!plan.algorithm().isFifo()) {
-      throw new IllegalArgumentException("count window '" + window.name() + "': algorithm '" + plan.algorithm()
-          + "' is not an in-order algorithm (" + Swag.FIFO_ALGORITHMS + ")");
+      throw new SwagException(SwagException.Kind.INVALID_QUERY, "count window '" + window.name() + "': algorithm '"
+          + plan.algorithm() + "' is not an in-order algorithm (" + io.swag.core.Swag.FIFO_ALGORITHMS + ")");
     }
     this.fn = WindowGroup.productOf(plan, columnIndex);
     this.members = plan.members().get(0).stream().mapToInt(Integer::intValue).toArray();

@@ -2,6 +2,8 @@ package io.swag.core.plan;
 
 import io.swag.core.AggregateFunction;
 import io.swag.core.Algorithm;
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -95,7 +97,7 @@ public final class GroupPlan {
     this.sliceMs = sliceMs;
     this.slicing = slicing;
     if (storedSlices && (sliceMs <= 0 || kind != GroupKind.TIME)) {
-      throw new IllegalArgumentException("stored slices need a time group with a slice width > 0");
+      throw new SwagException(Kind.INVALID_QUERY, "stored slices need a time group with a slice width > 0");
     }
     this.storedSlices = storedSlices;
     this.product = List.copyOf(product);
@@ -185,7 +187,7 @@ public final class GroupPlan {
   /** A copy with slicing switched on or off (slices of {@link #sliceMs()}). */
   public GroupPlan withSlicing(boolean on) {
     if (on && sliceMs <= 0) {
-      throw new IllegalArgumentException("slicing needs a slice width > 0 (count windows have none)");
+      throw new SwagException(Kind.INVALID_QUERY, "slicing needs a slice width > 0 (count windows have none)");
     }
     return new GroupPlan(kind, windows, algorithm, minArity, sliceMs, on, storedSlices, product, members,
         evictionWindow, rangeQueryWindows, with("slicing", "set explicitly " + (on ? "on" : "off")));
@@ -251,7 +253,7 @@ public final class GroupPlan {
           (Boolean) m.get("slicing"), Boolean.TRUE.equals(m.get("stored_slices")), product, members, ((Number) m.get("eviction_window")).intValue(),
           ints((List<Object>) m.get("range_query_windows")), reasons);
     } catch (ClassCastException | NullPointerException e) {
-      throw new IllegalArgumentException(path + ": malformed group plan: " + Json.write(m), e);
+      throw new SwagException(Kind.INVALID_QUERY, path + ": malformed group plan: " + Json.write(m), e);
     }
   }
 

@@ -1,5 +1,7 @@
 package io.swag.core.plan;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -64,7 +66,7 @@ public final class LocalExecutor {
     }
     for (String c : usedColumns(spec)) {
       if (!index.containsKey(c)) {
-        throw new IllegalArgumentException("columnOrder " + columnOrder + " lacks column '" + c
+        throw new SwagException(Kind.INVALID_INPUT, "columnOrder " + columnOrder + " lacks column '" + c
             + "' used by the query");
       }
     }
@@ -127,7 +129,7 @@ public final class LocalExecutor {
   /** Processes one record given as values in the column order of the constructor. */
   public void process(Object[] row) {
     if (row.length < columnOrder.size()) {
-      throw new IllegalArgumentException("row has " + row.length + " values, the column order " + columnOrder.size());
+      throw new SwagException(Kind.INVALID_INPUT, "row has " + row.length + " values, the column order " + columnOrder.size());
     }
     process(row, null);
   }

@@ -1,5 +1,8 @@
 package io.swag.core.plan;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
+import io.swag.core.SwagFailure;
 import java.util.Locale;
 
 /**
@@ -22,26 +25,18 @@ public enum OnError {
     return switch (v) {
       case "reject" -> REJECT;
       case "fail" -> FAIL;
-      default -> throw new IllegalArgumentException(field + ": '" + value + "' is not one of [reject, fail]");
+      default -> throw new SwagException(Kind.INVALID_QUERY, field + ": '" + value + "' is not one of [reject, fail]");
     };
   }
 
   /**
-   * Called with the reason of every rejected record: nothing with {@code reject}, with {@code fail}
-   * throws {@link RejectedRecordException} naming the reason and the record.
+   * Called with the reason of every rejected record: nothing with {@code reject}; with {@code fail}
+   * throws a {@link SwagFailure} of kind {@link Kind#REJECTED_RECORD} naming the reason and the record
+   * (an {@link IllegalStateException}: no per-record {@code catch} turns it into a rejection).
    */
   public void rejected(String reason, Object record) {
     if (this == FAIL) {
-      throw new RejectedRecordException(reason, record);
-    }
-  }
-
-  /** A rejected record under {@code on_error = fail}: the job fails with the record's reason. */
-  public static final class RejectedRecordException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    public RejectedRecordException(String reason, Object record) {
-      super("record rejected (on_error=fail): " + reason + "; record: " + record);
+      throw new SwagFailure(Kind.REJECTED_RECORD, "record rejected (on_error=fail): " + reason + "; record: " + record);
     }
   }
 

@@ -1,5 +1,7 @@
 package io.swag.core.plan;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,13 +65,13 @@ public final class Plan {
   public static Plan fromJson(String json) {
     Object v = Json.parse(json);
     if (!(v instanceof Map<?, ?> m) || !(m.get("groups") instanceof List<?> gl)) {
-      throw new IllegalArgumentException("plan: expected an object with 'spec' and 'groups'");
+      throw new SwagException(Kind.INVALID_QUERY, "plan: expected an object with 'spec' and 'groups'");
     }
     QuerySpec spec = QuerySpec.fromMap(m.get("spec"));
     List<GroupPlan> groups = new ArrayList<>();
     for (int i = 0; i < gl.size(); i++) {
       if (!(gl.get(i) instanceof Map)) {
-        throw new IllegalArgumentException("groups[" + i + "]: expected an object");
+        throw new SwagException(Kind.INVALID_QUERY, "groups[" + i + "]: expected an object");
       }
       groups.add(GroupPlan.fromMap("groups[" + i + "]", (Map<String, Object>) gl.get(i)));
     }

@@ -1,5 +1,7 @@
 package io.swag.core.plan;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.Inputs;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -64,7 +66,7 @@ public final class QuerySpec {
     try {
       v = Json.parse(json);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("query spec: " + e.getMessage(), e);
+      throw new SwagException(Kind.INVALID_QUERY, "query spec: " + SwagException.text(e), e);
     }
     return fromMap(v);
   }
@@ -191,7 +193,7 @@ public final class QuerySpec {
       throw err(path + ".slide", slide, "must be > 0");
     }
     if (slide > size) {
-      throw new IllegalArgumentException(path + ".slide: " + slide + " > size " + size
+      throw new SwagException(Kind.INVALID_QUERY, path + ".slide: " + slide + " > size " + size
           + "; hopping windows with gaps are not supported");
     }
     long offset = integer(path + ".offset", m.getOrDefault("offset", 0L));
@@ -256,15 +258,15 @@ public final class QuerySpec {
     try {
       io.swag.core.fn.Functions.byName(a.function(), Map.of());
     } catch (IllegalArgumentException e) {
-      if (e.getMessage() != null && e.getMessage().startsWith("unknown aggregate function")) {
-        throw err(path + ".function", fn, e.getMessage());
+      if (SwagException.kindOf(e) == Kind.UNKNOWN_FUNCTION) {
+        throw err(Kind.UNKNOWN_QUERY_FUNCTION, path + ".function", fn, SwagException.text(e));
       }
       // other errors (e.g. quantile without rank) are about options: checked below
     }
     try {
       a.create();
     } catch (IllegalArgumentException e) {
-      throw err(path + ".options", opts, e.getMessage());
+      throw err(path + ".options", opts, SwagException.text(e));
     }
     if (col == null && !a.function().equals("count")) {
       throw err(path + ".column", null, "only count takes no column (function '" + a.function() + "')");
@@ -305,7 +307,12 @@ public final class QuerySpec {
     throw err(path, v, "expected one of " + String.join(", ", allowed));
   }
 
-  static IllegalArgumentException err(String path, Object value, String msg) {
+  static SwagException err(String path, Object value, String msg) {
+    return err(Kind.INVALID_QUERY, path, value, msg);
+  }
+
+  /** {@code <path>: <value as JSON>; <msg>}, of {@code kind}. */
+  static SwagException err(Kind kind, String path, Object value, String msg) {
     String shown;
     try {
       shown = Json.write(value);
@@ -315,7 +322,7 @@ public final class QuerySpec {
     if (shown.length() > 200) {
       shown = shown.substring(0, 197) + "...";
     }
-    return new IllegalArgumentException(path + ": " + shown + "; " + msg);
+    return new SwagException(kind, path + ": " + shown + "; " + msg);
   }
 
   // ---------------------------------------------------------------- builder

@@ -1,6 +1,8 @@
 package io.swag.core.plan;
 
 import io.swag.core.Inputs;
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
@@ -113,6 +115,41 @@ public final class RowContract {
       return LocalDateTime.parse(x.replace(' ', 'T')).toInstant(ZoneOffset.UTC).toEpochMilli();
     } catch (RuntimeException e) {
       return null;
+    }
+  }
+
+  /**
+   * The error for an input that lacks {@code column}, a column {@code spec} reads, on every engine:
+   * {@code <role> '<column>' is not a column of the input; its columns are [a, b]}, the role being
+   * {@code key column}, {@code time column} or {@code column ... of aggregate 'out' (window 'w')}
+   * (the first aggregate reading it).
+   */
+  public static SwagException missingColumn(QuerySpec spec, String column, List<String> inputColumns) {
+    String role = null;
+    if (spec.key().contains(column)) {
+      role = "key column '" + column + "'";
+    } else if (column.equals(spec.time())) {
+      role = "time column '" + column + "'";
+    } else {
+      for (WindowSpec w : spec.windows()) {
+        for (AggregateSpec a : w.aggregates()) {
+          if (role == null && column.equals(a.column())) {
+            role = "column '" + column + "' of aggregate '" + a.output() + "' (window '" + w.name() + "')";
+          }
+        }
+      }
+    }
+    return new SwagException(Kind.INVALID_INPUT, (role == null ? "column '" + column + "'" : role)
+        + " is not a column of the input; its columns are " + inputColumns);
+  }
+
+  /** {@link #missingColumn} for the first column of {@link LocalExecutor#usedColumns} that {@code inputColumns}
+   * lacks; nothing if it has them all. */
+  public static void requireColumns(QuerySpec spec, List<String> inputColumns) {
+    for (String c : LocalExecutor.usedColumns(spec)) {
+      if (!inputColumns.contains(c)) {
+        throw missingColumn(spec, c, inputColumns);
+      }
     }
   }
 

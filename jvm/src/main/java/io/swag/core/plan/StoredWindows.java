@@ -1,5 +1,7 @@
 package io.swag.core.plan;
 
+import io.swag.core.SwagException.Kind;
+import io.swag.core.SwagFailure;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
@@ -372,7 +374,7 @@ public final class StoredWindows {
       String who) throws Exception {
     int n = meta.readInt();
     if (n != groups.size()) {
-      throw new IllegalStateException(who + ": restored state has " + n + " time groups, the plan " + groups.size()
+      throw new SwagFailure(Kind.STATE, who + ": restored state has " + n + " time groups, the plan " + groups.size()
           + "; restore with the query the checkpoint was taken with");
     }
     StoredWindows[] r = new StoredWindows[n];

@@ -1,5 +1,7 @@
 package io.swag.core.plan;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.AggregateFunction;
 import io.swag.core.Algorithm;
 import io.swag.core.TimedAggregator;
@@ -53,7 +55,7 @@ public final class WindowGroup {
    */
   public WindowGroup(QuerySpec spec, GroupPlan plan, Map<String, Integer> columnIndex, boolean finalOnly) {
     if (plan.kind() != GroupKind.TIME) {
-      throw new IllegalArgumentException("group of kind '" + plan.kind() + "' is not a time-window group");
+      throw new SwagException(Kind.INVALID_QUERY, "group of kind '" + plan.kind() + "' is not a time-window group");
     }
     this.spec = spec;
     this.plan = plan;
@@ -79,11 +81,11 @@ public final class WindowGroup {
     }
     if (plan.slicing()) {
       if (perRecord) {
-        throw new IllegalArgumentException("slicing needs emit window_end (per-record windows are not slice-aligned)");
+        throw new SwagException(Kind.INVALID_QUERY, "slicing needs emit window_end (per-record windows are not slice-aligned)");
       }
       for (WindowSpec w : windows) {
         if (w.size() % plan.sliceMs() != 0 || w.slide() % plan.sliceMs() != 0 || w.offset() % plan.sliceMs() != 0) {
-          throw new IllegalArgumentException("slice width " + plan.sliceMs() + " ms does not divide window "
+          throw new SwagException(Kind.INVALID_QUERY, "slice width " + plan.sliceMs() + " ms does not divide window "
               + w.name() + " (size, slide, offset)");
         }
       }
@@ -100,7 +102,7 @@ public final class WindowGroup {
     }
     for (String c : LocalExecutor.usedColumns(plan.spec())) {
       if (!index.containsKey(c)) {
-        throw new IllegalArgumentException("columnOrder " + columnOrder + " lacks column '" + c + "' used by the query");
+        throw new SwagException(Kind.INVALID_INPUT, "columnOrder " + columnOrder + " lacks column '" + c + "' used by the query");
       }
     }
     List<WindowGroup> r = new ArrayList<>();

@@ -366,6 +366,7 @@ class UserFunctionsTest {
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> f.combine(a, f.lift(13L, 1)));
     assertTrue(e.getMessage().contains("'" + InvSum.class.getName() + "'") && e.getMessage().contains("column 'v'")
         && e.getMessage().contains("combine threw") && e.getMessage().contains("bad luck"), e.getMessage());
+    assertEquals(io.swag.core.SwagException.Kind.USER_FUNCTION, io.swag.core.SwagException.kindOf(e));
     assertEquals(7L, f.combine(f.lift(3L, 0), f.lift(4L, 1)));
   }
 }

@@ -1,5 +1,7 @@
 package io.swag.flink.table;
 
+import io.swag.core.SwagException.Kind;
+import io.swag.core.SwagFailure;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import org.apache.flink.table.api.Table;
@@ -48,7 +50,7 @@ public final class PlannerThreads {
               .getMethod("of", providerType);
       providers.set(of.invoke(null, flinkProvider));
     } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException(
+      throw new SwagFailure(Kind.SETUP, 
           "cannot set the planner's metadata provider on thread '" + Thread.currentThread().getName()
               + "' (Flink planner classes changed?): " + e, e);
     }
@@ -95,7 +97,7 @@ public final class PlannerThreads {
         tEnv.executeSql("SHOW JARS").collect()) {
       it.forEachRemaining(r -> have.add(String.valueOf(r.getField(0))));
     } catch (Exception e) {
-      throw new IllegalStateException("SHOW JARS failed: " + e, e);
+      throw new SwagFailure(Kind.SETUP, "SHOW JARS failed: " + e, e);
     }
     for (String p : paths) {
       if (!have.contains(p)) {

@@ -1,5 +1,7 @@
 package io.swag.flink.table;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import io.swag.core.Swag;
 import io.swag.core.fifo.FifoBase;
 import io.swag.core.fn.Functions;
@@ -325,7 +327,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
 
     public void accumulate(OverAccumulator.OfDouble acc, Double v, Double rank) {
       if (rank == null || !(rank >= 0 && rank <= 1)) {
-        throw new IllegalArgumentException("swag_quantile: rank must be in [0, 1], got " + rank);
+        throw new SwagException(Kind.INVALID_OPTION, "swag_quantile: rank must be in [0, 1], got " + rank);
       }
       if (Double.isNaN(acc.rank)) {
         acc.rank = rank; // a constant of the query: fixed by the first row, before the frame is built

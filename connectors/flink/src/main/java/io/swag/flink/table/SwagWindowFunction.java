@@ -1,5 +1,8 @@
 package io.swag.flink.table;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
+import io.swag.core.SwagFailure;
 import io.swag.core.plan.ColdSlices;
 import io.swag.core.plan.EntryStore;
 import io.swag.core.plan.ExecutedPlan;
@@ -138,12 +141,12 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       QuerySpec spec = QuerySpec.fromMap(m);
       for (WindowSpec w : spec.windows()) {
         if (!w.isTime()) {
-          throw new IllegalArgumentException("swag_window: window '" + w.name()
+          throw new SwagException(Kind.INVALID_QUERY, "swag_window: window '" + w.name()
               + "' is a count window; swag_window runs time windows (count windows: the DataStream API)");
         }
         for (var a : w.aggregates()) {
           if (a.column() != null && !columns.contains(a.column())) {
-            throw new IllegalArgumentException("swag_window: aggregate '" + a.output() + "' reads column '"
+            throw new SwagException(Kind.INVALID_INPUT, "swag_window: aggregate '" + a.output() + "' reads column '"
                 + a.column() + "', which the input table lacks; its columns are " + columns);
           }
         }
@@ -153,7 +156,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       this.usedIdx = used.stream().mapToInt(columns::indexOf).toArray();
       this.groups = WindowGroup.storedGroups(plan, used, false);
       if (groups.size() > MAX_GROUPS) {
-        throw new IllegalArgumentException("swag_window: the query has " + groups.size() + " window groups; at most "
+        throw new SwagException(Kind.INVALID_QUERY, "swag_window: the query has " + groups.size() + " window groups; at most "
             + MAX_GROUPS);
       }
       List<ExecutedPlan.Group> ex = new ArrayList<>();
@@ -362,7 +365,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       @ArgumentHint(value = {ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.REQUIRE_ON_TIME}, name = "input") Row input,
       @ArgumentHint(value = ArgumentTrait.SCALAR, name = "query") String query) throws Exception {
     if (query == null) {
-      throw new IllegalArgumentException("swag_window: argument 'query' (the JSON query spec) is null");
+      throw new SwagException(Kind.INVALID_QUERY, "swag_window: argument 'query' (the JSON query spec) is null");
     }
     if (compiled == null || !query.equals(lastQuery)) {
       var sem = ctx.tableSemanticsFor("input");
@@ -513,7 +516,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       DataInputDeserializer in = new DataInputDeserializer(meta.groups);
       int version = in.readInt();
       if (version != META_VERSION) {
-        throw new IllegalStateException("swag_window: partition state of format " + version + ", this build reads "
+        throw new SwagFailure(Kind.STATE, "swag_window: partition state of format " + version + ", this build reads "
             + "format " + META_VERSION + "; restore with the swag version the checkpoint was taken with");
       }
       for (GroupEntries e : entries) {

@@ -1,5 +1,7 @@
 package io.swag.flink.table;
 
+import io.swag.core.SwagException;
+import io.swag.core.SwagException.Kind;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -48,7 +50,7 @@ final class TokenCache<V> {
       max = -1;
     }
     if (max < 1) {
-      throw new IllegalArgumentException(function + ": job parameter " + param + " must be a positive integer, got '"
+      throw new SwagException(Kind.INVALID_QUERY, function + ": job parameter " + param + " must be a positive integer, got '"
           + v + "'");
     }
     return max;
