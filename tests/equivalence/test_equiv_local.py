@@ -109,12 +109,15 @@ def test_the_lateness_stream_is_late_and_updated_where_the_corpus_says() -> None
     assert {k for k in seen if k[0] == "c"} == {("c", 6_000), ("c", 7_000)}
 
 
-def test_the_rejected_stream_rejects_each_bad_record_with_its_reason() -> None:
-    case = BY_ID["rejected"]
+@pytest.mark.parametrize(("case_id", "reasons"), [
+    ("rejected", ["key column 'k' is null", "column 'v' is NaN"]),
+    ("null_time", ["time column 't' is null", "key column 'k' is null"]),
+])
+def test_the_rejected_streams_reject_each_bad_record_with_its_reason(case_id: str, reasons: list[str]) -> None:
+    case = BY_ID[case_id]
     res = local(case)
-    segments = len(case.segments)
-    assert sorted(d["reason"] for d in res.rejected) == sorted(
-        ["key column 'k' is null", "column 'v' is NaN", "time column 't' is null"] * segments)
+    assert sorted(d["reason"] for d in res.rejected) == sorted(reasons * len(case.segments))
+    assert res.late == []
 
 
 @pytest.mark.parametrize("form", ["iso", "datetime_utc", "datetime_naive", "digits", "float"])
