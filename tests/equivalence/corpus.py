@@ -388,9 +388,7 @@ TOLERANCE = {
     "stddev": 1e-9, "variance": 1e-9,
     # geomean: a sum of logarithms, exp'd at the end: the summation order changes the last bits
     "geomean": 1e-9,
-    # mean: sum / count; sums of multiples of 0.5 are exact, so mean is exact, but sum and count may
-    # come from merged partials whose division is done once: kept exact (no entry) on purpose
-}
+}  # mean is exact here: the values are multiples of 0.5, so every partial sum is exact
 
 
 def output_types(q: swag.Query) -> dict[str, str]:

@@ -164,3 +164,15 @@ def test_every_case_runs_and_its_rows_have_the_contract_types() -> None:
                 if c in types:
                     want = "long" if types[c] == "time" else types[c]
                     assert python_type(v) == want, (case.id, c, v)
+
+
+def test_every_known_gap_names_an_engine_and_a_case_the_suites_run() -> None:
+    from equivalence.corpus import KNOWN_GAPS
+
+    engines = {"spark_stream", "spark_batch", "flink_datastream", "flink_table", "flink_sql"}
+    for (engine, case_id), gap in KNOWN_GAPS.items():
+        assert engine in engines and case_id in BY_ID, (engine, case_id)
+        assert gap.reason and (gap.error or gap.types or gap.values or gap.null_key_rows), (engine, case_id)
+        cols = set(BY_ID[case_id].query().to_dict()["key"]) | set(
+            name for w in BY_ID[case_id].query().windows for name, _ in w.aggregates)
+        assert set(gap.types) <= cols and set(gap.values) <= cols, (engine, case_id)
