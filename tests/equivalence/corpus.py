@@ -303,9 +303,6 @@ class Gap:
     null_key_rows: bool = False
 
 
-_SPARK_COUNT = r"count windows are not supported by the Spark connector"
-_SPARK_PROC = r"needs an event-time column \(processing-time and count windows are not supported"
-
 KNOWN_GAPS: dict[tuple[str, str], Gap] = {}
 
 
@@ -314,36 +311,6 @@ def _gap(engines: tuple[str, ...], case: str, gap: Gap) -> None:
         KNOWN_GAPS[(e, case)] = gap
 
 
-SPARK = ("spark_stream", "spark_batch")
-_gap(SPARK, "count_windows", Gap("Spark refuses count windows", error=_SPARK_COUNT))
-_gap(SPARK, "processing_time", Gap("Spark refuses processing time (no time column)", error=_SPARK_PROC))
-# argmin/argmax: Spark gives a timestamp when the time column is one (docs/spark.md); the local
-# executor and Flink give epoch ms (long)
-_ARG_TS = {"amin": "timestamp", "amax": "timestamp"}
-_gap(SPARK, "arg_numeric", Gap("argmin/argmax are timestamps on Spark, epoch ms elsewhere", types=_ARG_TS))
-# Structured results (m4, mincount/maxcount, bloom, countmin, kll without a rank) are dicts locally and
-# the Java objects' toString() text on the engines, each in its own format (Result[a=1.0, ...],
-# Bloom{...}, {n=...}); countmin's has no toString(): its text is the class name and identity hash
-_OBJ = "structured results are Java toString() text on the engines, dicts locally"
-_CM = r"io\.swag\.core\.fn\.CountMin\$Sketch@[0-9a-f]+"
-_gap(SPARK, "order", Gap(_OBJ, types={"m": "string"}))
-_gap(SPARK, "arg", Gap(_OBJ + "; argmin/argmax timestamps", types={**_ARG_TS, "mnc": "string", "mxc": "string"}))
-_gap(SPARK, "sketch", Gap(_OBJ + "; countmin's text is an identity hash",
-                          types={"b": "string", "cm": "string", "kl": "string"}, values={"cm": _CM}))
-# A query without key columns fails on Spark when the job runs (streaming) or is planned (batch)
-_gap(("spark_stream",), "global", Gap("no key columns: Spark's stateful operator needs a clustering key",
-                                      error=r"StatefulOpClusteredDistribution should not be Nil"))
-_gap(("spark_batch",), "global", Gap("no key columns: Spark's grouping needs a clustering key",
-                                     error=r"ClusteredDistribution should not be Nil"))
-
-
-# Flink: lists (collect) and structured results are the Java objects' toString() text (PlainColumns)
-for _engine, _t in (("flink_datastream", "String"), ("flink_table", "STRING")):  # TypeInformation, SQL type
-    _gap((_engine,), "order", Gap(_OBJ + "; collect's list too", types={"c": _t, "m": _t}))
-    _gap((_engine,), "late_collect", Gap("collect's list is its toString() text on Flink", types={"c": _t}))
-    _gap((_engine,), "arg", Gap(_OBJ, types={"mnc": _t, "mxc": _t}))
-    _gap((_engine,), "sketch", Gap(_OBJ + "; countmin's text is an identity hash",
-                                   types={"b": _t, "cm": _t, "kl": _t}, values={"cm": _CM}))
 # A null event time fails the job on the Table and SQL paths (Flink's rowtime conversion), instead of
 # coming out as a rejected record
 _gap(("flink_table", "flink_sql"), "null_time",
@@ -353,9 +320,6 @@ _gap(("flink_table", "flink_sql"), "null_time",
 _NOT_NUMBER = r"swag_window: aggregate '\w+' gives \w+, not a number"
 for _case in ("order", "arg", "sketch", "late_collect"):
     _gap(("flink_sql",), _case, Gap("swag_window returns numeric aggregates only", error=_NOT_NUMBER))
-# swag_window: PARTITION BY makes a partition of the null key; its records are aggregated, not rejected
-_gap(("flink_sql",), "rejected", Gap("swag_window aggregates null-key records as a partition",
-                                     null_key_rows=True, types={"n": "DOUBLE"}))
 _gap(("flink_sql",), "count_windows", Gap("swag_window runs time windows only",
                                           error=r"swag_window: window '5/2' is a count window"))
 _gap(("flink_sql",), "processing_time", Gap("swag_window needs an event time (on_time)",
@@ -372,7 +336,7 @@ _gap(("flink_sql",), "global", Gap("swag_window needs a PARTITION BY (a key)",
 
 LONG, DOUBLE, STRING, TIME, LIST, OBJECT = "long", "double", "string", "time", "list<double>", "object"
 FUNCTION_TYPES = {
-    "count": LONG, "argmin": LONG, "argmax": LONG,
+    "count": LONG, "argmin": TIME, "argmax": TIME,
     "sum": DOUBLE, "mean": DOUBLE, "geomean": DOUBLE, "stddev": DOUBLE, "variance": DOUBLE, "min": DOUBLE,
     "max": DOUBLE, "first": DOUBLE, "last": DOUBLE, "hll": DOUBLE, "median": DOUBLE, "quantile": DOUBLE,
     "collect": LIST,
@@ -391,7 +355,9 @@ TOLERANCE = {
 def output_types(q: swag.Query) -> dict[str, str]:
     """The contract's type of every output column of ``q`` (key columns are left out: their type is
     the input's)."""
-    out = {"window": STRING, "window_start": TIME, "window_end": TIME}
+    # count windows' bounds are record counts: with one in the query, the bound columns are longs
+    bound = LONG if any(w.kind == "count" for w in q.windows) else TIME
+    out = {"window": STRING, "window_start": bound, "window_end": bound}
     for w in q.windows:
         for name, agg in w.aggregates:
             fn = agg.function
@@ -425,8 +391,13 @@ def window_columns(q: swag.Query) -> dict[str, set[str]]:
     return {w.name: {name for name, _ in w.aggregates} for w in q.windows}
 
 
-def local(case: Case, delay: int | None = None) -> swag.RunResult:
-    return swag.run(case.query(), case.records, watermark_delay=case.delay if delay is None else delay)
+def local(case: Case, delay: int | None = None, by_time: bool = False) -> swag.RunResult:
+    """The local executor's run of the case; ``by_time``: over the records in time order (stable:
+    equal times in arrival order), as a batch back-fill takes them."""
+    records = case.records
+    if by_time:
+        records = sorted(records, key=lambda r: (r["t"] is not None, r["t"] if r["t"] is not None else 0))
+    return swag.run(case.query(), records, watermark_delay=case.delay if delay is None else delay)
 
 
 def plain(v: Any) -> Any:
@@ -590,7 +561,8 @@ def value_gaps(case_id: str, engine: str) -> dict[str, str]:
 
 def _sql_long_gaps() -> None:
     for case in CASES:
-        longs = {c: "DOUBLE" for c, t in output_types(case.query()).items() if t == LONG}
+        longs = {c: "DOUBLE" for c, t in output_types(case.query()).items()
+                 if t in (LONG, TIME) and c not in ("window_start", "window_end")}
         key = ("flink_sql", case.id)
         if longs and key not in KNOWN_GAPS:
             KNOWN_GAPS[key] = Gap("swag_window's aggregates are a MAP<STRING, DOUBLE>: longs become doubles",
@@ -598,3 +570,9 @@ def _sql_long_gaps() -> None:
 
 
 _sql_long_gaps()
+
+
+def print_timings(engine: str, timings: dict[str, float]) -> None:
+    """Each case's wall time and the total (shown with ``pytest -s``)."""
+    print(f"\n{engine} equivalence wall times (s): " + ", ".join(f"{k} {v:.1f}" for k, v in timings.items()))
+    print(f"{engine} equivalence total: {sum(timings.values()):.1f} s")

@@ -20,6 +20,7 @@ The paths of a case run as one Flink job (their outputs collected with ``collect
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -37,8 +38,8 @@ require_modules("SWAG_REQUIRE_FLINK", "`make venv-flink` installs apache-flink==
 import swag  # noqa: E402
 import swag.flink  # noqa: E402
 from equivalence.corpus import (  # noqa: E402
-    BY_ID, CASES, DOUBLE, KNOWN_GAPS, LONG, STRING, TIME, check_types, compare_rows, java_text, local,
-    output_types, trim, value_gaps,
+    BY_ID, CASES, DOUBLE, KNOWN_GAPS, LIST, LONG, OBJECT, STRING, TIME, check_types, compare_rows, java_text, local,
+    output_types, print_timings, trim, value_gaps,
 )
 from pyflink.common import Row, Types, WatermarkStrategy  # noqa: E402
 from pyflink.common.watermark_strategy import TimestampAssigner  # noqa: E402
@@ -54,8 +55,7 @@ TIMINGS: dict[str, float] = {}
 def _print_timings():
     """Prints each case's wall time after the module (shown with ``pytest -s``)."""
     yield
-    print("\nflink equivalence wall times (s): " + ", ".join(f"{k} {v:.1f}" for k, v in TIMINGS.items()))
-    print(f"flink equivalence total: {sum(TIMINGS.values()):.1f} s")
+    print_timings("flink", TIMINGS)
 
 
 _TYPES = {"k": Types.STRING(), "k2": Types.LONG(), "t": Types.LONG(), "v": Types.DOUBLE()}
@@ -187,8 +187,10 @@ def _contract_of(flavour: str):
 
     def contract_of(want: str, got: str | None) -> str | None:
         c = names.get(got or "")
-        if want == TIME and c == LONG:  # window bounds: epoch ms on Flink
+        if want == TIME and c == LONG:  # window bounds, argmin, argmax: epoch ms on Flink
             return TIME
+        if want in (OBJECT, LIST) and c == STRING:  # structures and lists as JSON text (docs/query-spec.md)
+            return want
         return c
 
     return contract_of
@@ -220,10 +222,13 @@ def _compare(case, engine: str, rows: list[dict], gap_types: dict[str, str]) -> 
     rows = _null_key_gap(case, engine, rows)
     types = output_types(q)
     rows = trim(q, rows, engine)
+    texts = {c for c, t in types.items() if t in (OBJECT, LIST) and c not in gap_types}
     for r in rows:
         for c in list(r):
             if c in gap_types and isinstance(r[c], str):
                 r[c] = java_text(r[c])
+            elif c in texts and isinstance(r[c], str):
+                r[c] = json.loads(r[c])
     for col, pattern in value_gaps(case.id, engine).items():
         vals = [r[col] for r in rows if col in r]
         assert vals and all(isinstance(v, str) and re.fullmatch(pattern, v) for v in vals), (
@@ -231,7 +236,7 @@ def _compare(case, engine: str, rows: list[dict], gap_types: dict[str, str]) -> 
         for r in rows + want:
             r.pop(col, None)
     for c, t in gap_types.items():
-        if t == "DOUBLE" and types.get(c) == LONG:  # swag_window's map of doubles: the long as a double
+        if t == "DOUBLE" and types.get(c) in (LONG, TIME):  # swag_window's map of doubles: a long as a double
             for r in want:
                 if c in r:
                     r[c] = float(r[c])

@@ -225,6 +225,30 @@ def test_aggregate_table_late_and_rejected_tables(env: StreamExecutionEnvironmen
         assert list(it) == []  # in order: nothing late
 
 
+@pytest.mark.parametrize("path", ["aggregate", "aggregate_table"])
+def test_on_error_fail_fails_the_job_with_the_reason(env: StreamExecutionEnvironment, path: str) -> None:
+    rows, want = _bad_rows()
+    first_reason = want[0][0] if want else None
+    assert first_reason, "the bad rows make rejected records"
+    if path == "aggregate":
+        out = swag.flink.aggregate(_stream(env, rows), _query(), on_error="fail")
+        with pytest.raises(Exception, match=r"record rejected \(on_error=fail\)"):
+            with out.execute_and_collect() as it:
+                list(it)
+    else:
+        t_env, table = _table(env, rows)
+        q = swag.Query(key="k", time="rt").window(500, slide=100, top=swag.max("v"), n=swag.count(), s=swag.sum("v"))
+        res = swag.flink.aggregate_table(t_env, table, q, on_error="fail")
+        with pytest.raises(Exception, match=r"record rejected \(on_error=fail\)"):
+            with swag.flink.execute(t_env, res).collect() as it:
+                list(it)
+
+
+def test_on_error_names_a_bad_value(env: StreamExecutionEnvironment) -> None:
+    with pytest.raises(swag.InvalidQueryError, match="on_error: 'ignore' is not one of"):
+        swag.flink.aggregate(_stream(env, _rows(5)), _query(), on_error="ignore")
+
+
 def test_stream_without_watermarks_is_an_error(env: StreamExecutionEnvironment) -> None:
     ds = env.from_collection([Row(*r) for r in _rows(5)], type_info=Types.ROW_NAMED(NAMES, TYPES))
     with pytest.raises(swag.InvalidInputError, match="^input: the stream has no watermarks"):

@@ -1,6 +1,6 @@
 package io.swag.flink;
 
-import java.util.List;
+import io.swag.core.plan.ResultKind;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -11,8 +11,8 @@ import org.apache.flink.types.Row;
 
 /**
  * Turns the columns of swag output rows that are not basic types (collect's lists, sketches, M4
- * results...) into strings, for consumers that only know SQL/Python types (PyFlink, Table API).
- * Lists become {@code [a, b, ...]}. Rows whose types are all basic pass through untouched.
+ * results...) into their JSON text ({@link ResultKind#text}), for consumers that only know SQL/Python
+ * types (PyFlink, Table API). Rows whose types are all basic pass through untouched.
  */
 final class PlainColumns implements MapFunction<Row, Row> {
   private static final long serialVersionUID = 1L;
@@ -55,7 +55,7 @@ final class PlainColumns implements MapFunction<Row, Row> {
     for (int i = 0; i < toString.length; i++) {
       if (toString[i]) {
         Object v = r.getField(i);
-        o.setField(i, v == null ? null : v instanceof List<?> l ? l.toString() : String.valueOf(v));
+        o.setField(i, v == null ? null : ResultKind.text(v));
       }
     }
     return o;

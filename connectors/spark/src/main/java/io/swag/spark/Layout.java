@@ -9,6 +9,7 @@ import io.swag.core.plan.LocalExecutor;
 import io.swag.core.plan.OnError;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.QueryGroups;
+import io.swag.core.plan.ResultKind;
 import io.swag.core.plan.RowContract;
 import io.swag.core.plan.WindowGroup;
 import io.swag.core.plan.WindowSpec;
@@ -373,7 +374,7 @@ final class Layout implements Serializable {
     if (t instanceof DecimalType) {
       return new BigDecimal(v.toString());
     }
-    return v.toString();
+    return ResultKind.text(v); // a structure as its JSON text
   }
 
   /**

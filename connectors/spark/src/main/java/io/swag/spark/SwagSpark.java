@@ -33,6 +33,7 @@ import org.apache.spark.sql.streaming.OutputMode;
 import org.apache.spark.sql.streaming.TimeMode;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
 
 /**
@@ -66,6 +67,8 @@ public final class SwagSpark {
       "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
   public static final String PROVIDER_CONF = "spark.sql.streaming.stateStore.providerClass";
   private static final String WATERMARK_META = "spark.watermarkDelayMs";
+  /** The grouping column of a query without key columns (the output has no key column). */
+  private static final String GLOBAL_KEY = "swag_global_key";
 
   private SwagSpark() {}
 
@@ -147,6 +150,12 @@ public final class SwagSpark {
     for (int i = 0; i < keyCols.length; i++) {
       keyCols[i] = column(layout.columns.get(i));
     }
+    StructType keySchema = layout.keySchema;
+    if (layout.keys == 0) { // one global key: Spark's grouping needs a clustering expression
+      keyCols = new Column[] {lit(0).alias(GLOBAL_KEY)};
+      keySchema = DataTypes.createStructType(List.of(DataTypes.createStructField(GLOBAL_KEY, DataTypes.IntegerType,
+          false)));
+    }
     boolean pre = preaggregates(plan, layout, options);
     PlanReports reports = new PlanReports();
     // unnamed: Spark's UI would keep a named accumulator's update of every task
@@ -161,7 +170,7 @@ public final class SwagSpark {
           Encoders.row(layout.sliceSchema));
     }
     KeyValueGroupedDataset<Row, Row> grouped = input.groupBy(keyCols)
-        .as(Encoders.row(layout.keySchema), Encoders.row(pre ? layout.sliceSchema : layout.inputSchema));
+        .as(Encoders.row(keySchema), Encoders.row(pre ? layout.sliceSchema : layout.inputSchema));
     Dataset<Row> out;
     if (df.isStreaming()) {
       String provider = df.sparkSession().conf().get(PROVIDER_CONF, "");

@@ -16,7 +16,7 @@ package io.swag.core.plan;
  *       numbers as doubles).
  *   <li>{@code STRUCT}: {@code m4}, {@code mincount}, {@code maxcount}, {@code bloom}, {@code countmin},
  *       {@code kll} without a rank: named fields ({@link io.swag.core.fn.Structured}). Spark: their JSON
- *       text ({@code StringType}); Flink: the Java object; Python: a dict.
+ *       text ({@link #text}, {@code StringType}); Flink: the same JSON text ({@code STRING}); Python: a dict.
  *   <li>{@code STRING}, {@code BOOLEAN}: a user function declaring them.
  * </ul>
  */
@@ -27,5 +27,42 @@ public enum ResultKind {
   LIST,
   STRUCT,
   STRING,
-  BOOLEAN
+  BOOLEAN;
+
+  /**
+   * The text form of a {@code STRUCT} or {@code LIST} result where an engine emits text: JSON, a
+   * structure as the object of its named fields ({@link io.swag.core.fn.Structured#toMap}), a list
+   * as an array; a NaN or infinite number as null, which JSON lacks. Any other value: its
+   * {@code String.valueOf}.
+   */
+  public static String text(Object value) {
+    if (!(value instanceof io.swag.core.fn.Structured) && !(value instanceof java.util.List)) {
+      return String.valueOf(value);
+    }
+    return Json.write(plain(value));
+  }
+
+  private static Object plain(Object v) {
+    if (v instanceof io.swag.core.fn.Structured s) {
+      v = s.toMap();
+    }
+    if (v instanceof java.util.Map<?, ?> m) {
+      java.util.Map<String, Object> r = new java.util.LinkedHashMap<>();
+      for (java.util.Map.Entry<?, ?> e : m.entrySet()) {
+        r.put(String.valueOf(e.getKey()), plain(e.getValue()));
+      }
+      return r;
+    }
+    if (v instanceof java.util.List<?> l) {
+      java.util.List<Object> r = new java.util.ArrayList<>(l.size());
+      for (Object x : l) {
+        r.add(plain(x));
+      }
+      return r;
+    }
+    if ((v instanceof Double || v instanceof Float) && !Double.isFinite(((Number) v).doubleValue())) {
+      return null;
+    }
+    return v;
+  }
 }

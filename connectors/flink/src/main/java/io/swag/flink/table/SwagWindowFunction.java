@@ -10,6 +10,7 @@ import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
 import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.OnError;
 import io.swag.core.plan.RowContract;
 import io.swag.core.plan.StoredWindows;
 import io.swag.core.plan.WindowGroup;
@@ -311,6 +312,9 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
   private transient org.apache.flink.metrics.Counter lateRecords;
   private transient org.apache.flink.metrics.Counter rejectedRecords;
   private transient boolean failOnError;
+  /** The input's PARTITION BY columns (the key) and their names. */
+  private transient int[] partitionKeys;
+  private transient String[] partitionNames;
 
   @Override
   public void open(FunctionContext context) throws Exception {
@@ -360,6 +364,15 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     LOG.info("swag_window: {}", c.executed.describe());
   }
 
+  /** A rejected record at {@code t}: a {@code rejected} row with the reason, or (on_error = fail) the job fails. */
+  private void reject(long t, String reason) {
+    rejectedRecords.inc();
+    if (failOnError) {
+      OnError.FAIL.rejected("swag_window: " + reason, "time " + t);
+    }
+    collect(Row.of("rejected", t, t, Map.of(), reason));
+  }
+
   public void eval(Context ctx, @StateHint(ttl = NO_TTL) Meta meta,
       @StateHint(ttl = NO_TTL) MapView<Long, byte[]> state,
       @ArgumentHint(value = {ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.REQUIRE_ON_TIME}, name = "input") Row input,
@@ -372,10 +385,22 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       List<String> columns = LogicalTypeChecks.getFieldNames(sem.dataType().getLogicalType());
       use(compiled(query, columns, columns.get(sem.timeColumn())));
       lastQuery = query;
+      partitionKeys = sem.partitionByColumns();
+      partitionNames = new String[partitionKeys.length];
+      for (int i = 0; i < partitionKeys.length; i++) {
+        partitionNames[i] = columns.get(partitionKeys[i]);
+      }
     }
     Compiled c = compiled;
     TimeContext<Long> tc = ctx.timeContext(Long.class);
     long t = tc.time();
+    for (int i = 0; i < partitionKeys.length; i++) { // the PARTITION BY columns are the key (RowContract's first check)
+      boolean named = input.getFieldNames(false) != null;
+      if ((named ? input.getField(partitionNames[i]) : input.getField(partitionKeys[i])) == null) {
+        reject(t, RowContract.nullKey(partitionNames[i]));
+        return;
+      }
+    }
     Long w = tc.currentWatermark();
     long wm = w == null ? Long.MIN_VALUE : w;
     int first = -1;
@@ -409,12 +434,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
         }
       }
     } catch (IllegalArgumentException e) {
-      if (failOnError) {
-        throw new IllegalArgumentException("swag_window: " + e.getMessage() + " (job parameter "
-            + SwagOverFunction.ON_ERROR_PARAM + " = fail)", e);
-      }
-      rejectedRecords.inc();
-      collect(Row.of("rejected", t, t, Map.of(), e.getMessage()));
+      reject(t, e.getMessage());
       return;
     }
     boolean fresh = meta.token == 0;
