@@ -311,8 +311,8 @@ def _gap(engines: tuple[str, ...], case: str, gap: Gap) -> None:
         KNOWN_GAPS[(e, case)] = gap
 
 
-# A null event time fails the job on the Table and SQL paths (Flink's rowtime conversion), instead of
-# coming out as a rejected record
+# A null event time fails the job on the Table and SQL paths in Flink's own watermark assigner of the
+# table's WATERMARK declaration (a rowtime is never null), before swag sees the record
 _gap(("flink_table", "flink_sql"), "null_time",
      Gap("a null time fails the job (Flink's rowtime)", error=r"RowTime field should not be null"))
 # swag_window: numeric aggregates only (the job fails at the first non-numeric result), time windows

@@ -119,9 +119,6 @@ final class Layout implements Serializable {
     }
     this.keys = spec.key().size();
     this.timeIdx = spec.time() == null ? -1 : columns.indexOf(spec.time());
-    if (spec.time() != null && timeIdx < keys) {
-      throw new SwagException(Kind.INVALID_QUERY, "query.time: '" + spec.time() + "' is also a key column");
-    }
     DataType tt = timeIdx < 0 ? DataTypes.LongType : types[timeIdx];
     this.timestampTime = tt.equals(DataTypes.TimestampType) || tt.equals(DataTypes.TimestampNTZType);
     if (!timestampTime && !isIntegral(tt)) {

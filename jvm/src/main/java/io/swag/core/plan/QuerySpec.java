@@ -132,6 +132,9 @@ public final class QuerySpec {
     if (t != null && !(t instanceof String s && !s.isEmpty())) {
       throw err("time", t, "expected a column name or null (processing time)");
     }
+    if (t != null && key.contains(t)) {
+      throw err("time", t, "is also a key column");
+    }
     long lateness = integer("lateness_ms", m.getOrDefault("lateness_ms", 0L));
     if (lateness < 0) {
       throw err("lateness_ms", lateness, "must be >= 0");

@@ -44,6 +44,14 @@ class QuerySpecTest {
       + "\"aggregates\":[{\"output\":\"n\",\"function\":\"count\",\"column\":null,\"options\":{}}]}]}";
 
   @Test
+  void theTimeColumnIsNotAKeyColumn() {
+    SwagException e = assertThrows(SwagException.class, () -> QuerySpec.fromJson("{\"key\":[\"k\",\"t\"],"
+        + "\"time\":\"t\",\"windows\":[{\"size\":10,\"aggregates\":[{\"output\":\"n\",\"function\":\"count\"}]}]}"));
+    assertEquals("time: \"t\"; is also a key column", e.text());
+    assertEquals(SwagException.Kind.INVALID_QUERY, e.kind());
+  }
+
+  @Test
   void docExampleIsValidAndCanonical() {
     QuerySpec q = QuerySpec.fromJson(DOC_EXAMPLE);
     assertEquals(CANONICAL, q.toJson());
