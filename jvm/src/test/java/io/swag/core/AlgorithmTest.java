@@ -192,8 +192,9 @@ class AlgorithmTest {
   void unknownNamesNameTheValueAndListTheValidNames() {
     for (String bad : List.of("quick_sort", "fibb", "bfiba3", "daba lite", "")) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Algorithm.parse(bad));
-      String m = e.getMessage();
+      String m = io.swag.core.SwagException.text(e);
       assertTrue(m.startsWith("unknown algorithm '" + bad + "'"), m);
+      assertEquals(io.swag.core.SwagException.Kind.UNKNOWN_ALGORITHM, io.swag.core.SwagException.kindOf(e));
       for (String valid : EXPECTED.keySet()) {
         assertTrue(m.contains(valid), "message lacks '" + valid + "': " + m);
       }

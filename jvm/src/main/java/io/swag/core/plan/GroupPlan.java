@@ -245,7 +245,7 @@ public final class GroupPlan {
       try {
         algorithm = Algorithm.parse((String) m.get("algorithm"));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(path + ".algorithm: " + e.getMessage(), e);
+        throw new SwagException(Kind.UNKNOWN_ALGORITHM, path + ".algorithm: " + SwagException.text(e), e);
       }
       return new GroupPlan(GroupKind.parse(path + ".kind", m.get("kind")),
           ints((List<Object>) m.get("windows")), algorithm,

@@ -146,6 +146,13 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
               + "' is a count window; swag_window runs time windows (count windows: the DataStream API)");
         }
         for (var a : w.aggregates()) {
+          var kind = a.resultKind();
+          if (kind != io.swag.core.plan.ResultKind.DOUBLE && kind != io.swag.core.plan.ResultKind.LONG
+              && kind != io.swag.core.plan.ResultKind.TIME) {
+            throw new SwagException(Kind.INVALID_QUERY, "swag_window: aggregate '" + a.output() + "' ("
+                + a.function() + ") gives " + kind + "; swag_window returns numeric aggregates (a MAP<STRING, DOUBLE>): "
+                + "use swag.flink.aggregate_table or the DataStream API for it");
+          }
           if (a.column() != null && !columns.contains(a.column())) {
             throw new SwagException(Kind.INVALID_INPUT, "swag_window: aggregate '" + a.output() + "' reads column '"
                 + a.column() + "', which the input table lacks; its columns are " + columns);
