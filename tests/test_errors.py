@@ -32,8 +32,9 @@ KINDS = {
     "SETUP": swag.SwagSetupError,
     "STATE": swag.IncompatibleStateError,
     "USER_FUNCTION": swag.UserFunctionError,
+    "REJECTED_RECORD": swag.InvalidValueError,
 }
-FAILURES = {"SETUP", "STATE", "USER_FUNCTION"}
+FAILURES = {"SETUP", "STATE", "USER_FUNCTION", "REJECTED_RECORD"}
 
 
 def test_python_knows_exactly_the_java_kinds() -> None:

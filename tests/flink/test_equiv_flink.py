@@ -39,7 +39,7 @@ import swag  # noqa: E402
 import swag.flink  # noqa: E402
 from equivalence.corpus import (  # noqa: E402
     BY_ID, CASES, DOUBLE, KNOWN_GAPS, LIST, LONG, OBJECT, STRING, TIME, check_types, compare_rows, java_text, local,
-    output_types, print_timings, trim, value_gaps,
+    drop_value_gaps, output_types, print_timings, trim,
 )
 from pyflink.common import Row, Types, WatermarkStrategy  # noqa: E402
 from pyflink.common.watermark_strategy import TimestampAssigner  # noqa: E402
@@ -229,12 +229,7 @@ def _compare(case, engine: str, rows: list[dict], gap_types: dict[str, str]) -> 
                 r[c] = java_text(r[c])
             elif c in texts and isinstance(r[c], str):
                 r[c] = json.loads(r[c])
-    for col, pattern in value_gaps(case.id, engine).items():
-        vals = [r[col] for r in rows if col in r]
-        assert vals and all(isinstance(v, str) and re.fullmatch(pattern, v) for v in vals), (
-            f"{engine} {case.id}: {col} no longer matches the known gap {pattern!r}: {vals[:3]} (update KNOWN_GAPS)")
-        for r in rows + want:
-            r.pop(col, None)
+    drop_value_gaps(case.id, engine, rows, want)
     for c, t in gap_types.items():
         if t == "DOUBLE" and types.get(c) in (LONG, TIME):  # swag_window's map of doubles: a long as a double
             for r in want:
@@ -244,13 +239,14 @@ def _compare(case, engine: str, rows: list[dict], gap_types: dict[str, str]) -> 
     assert problems == [], f"{engine} {case.id}: {len(problems)} differences, first: " + "\n".join(problems[:5])
 
 
+def nan(v: Any) -> Any:
+    """NaN as the string 'NaN' (NaN != NaN)."""
+    return "NaN" if isinstance(v, float) and math.isnan(v) else v
+
+
 def _check_side(case, engine: str, late: list[tuple], rejected: list[tuple]) -> None:
     """Late records as (k, t, v) and rejected ones as (reason, k, t, v) against the local executor's."""
     ref = local(case)
-
-    def nan(v):
-        return "NaN" if isinstance(v, float) and math.isnan(v) else v
-
     want_late = sorted((r["k"], r["t"], r["v"]) for r in ref.late)
     want_rej = sorted((d["reason"], d["record"]["k"], d["record"]["t"], nan(d["record"]["v"])) for d in ref.rejected)
     assert sorted(late) == want_late, f"{engine} {case.id}: late records"
@@ -374,7 +370,7 @@ def _build(env, t_env, col, engine: str, case):
                     rejected_rows.append(r)
                 else:
                     aggs = r.pop("aggregates")
-                    assert r.pop("reason") is None
+                    assert r.pop("reason") is None and r.pop("record") is None
                     r.pop("rowtime", None)
                     r.update(aggs)
                     rows.append(r)
@@ -396,12 +392,23 @@ def _build(env, t_env, col, engine: str, case):
 
 
 def _check_sql_side(case, late: list[dict], rejected: list[dict]) -> None:
-    """swag_window's late and rejected rows carry the record's key columns and time, not its values."""
+    """swag_window's late and rejected rows: the record's key columns, its time, and the record itself
+    (``record``: the input row as JSON-like text, the time as ``t_ms``)."""
     ref = local(case)
     q = case.query()
+
+    def rec(r: dict) -> tuple:
+        d = json.loads(r["record"])
+        return d.get("k"), d["t_ms"], nan(d["v"])
+
     assert sorted((r[q.key[0]] if q.key else None, r["window_start"]) for r in late) == sorted(
         (d.get(q.key[0]) if q.key else None, d["t"]) for d in ref.late), f"flink_sql {case.id}: late"
+    assert sorted(rec(r) for r in late) == sorted((d.get("k"), d["t"], nan(d["v"])) for d in ref.late), (
+        f"flink_sql {case.id}: late records")
     gap = KNOWN_GAPS.get(("flink_sql", case.id))
     ref_rejected = [d for d in ref.rejected if not (gap and gap.null_key_rows and d["record"]["k"] is None)]
     assert sorted((r["reason"], r["window_start"]) for r in rejected) == sorted(
         (d["reason"], d["record"]["t"]) for d in ref_rejected), f"flink_sql {case.id}: rejected"
+    assert sorted((r["reason"],) + rec(r) for r in rejected) == sorted(
+        (d["reason"], d["record"].get("k"), d["record"]["t"], nan(d["record"]["v"])) for d in ref_rejected), (
+        f"flink_sql {case.id}: rejected records")

@@ -16,7 +16,6 @@ import io.swag.core.plan.WindowSpec;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Row;
@@ -332,16 +331,7 @@ final class Layout implements Serializable {
   }
 
   String describe(Row input) {
-    StringBuilder b = new StringBuilder("{");
-    for (int i = 0; i < columns.size(); i++) {
-      if (i > 0) {
-        b.append(", ");
-      }
-      Object v = input.get(i);
-      b.append('"').append(columns.get(i)).append("\": ");
-      b.append(v instanceof String || v instanceof Timestamp || v instanceof Instant ? "\"" + v + "\"" : String.valueOf(v));
-    }
-    return b.append('}').toString();
+    return RowContract.describe(columns, input::get);
   }
 
   private Object toSpark(Object v, DataType t) {

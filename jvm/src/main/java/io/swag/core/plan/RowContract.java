@@ -65,6 +65,24 @@ public final class RowContract {
     return v == null || v instanceof Double || v instanceof Long || v instanceof String || v instanceof Boolean;
   }
 
+  /**
+   * The text of a late or rejected record that engines return beside its reason:
+   * {@code {"k": "a", "t": 1000, "v": NaN}}, strings and timestamps quoted, in column order.
+   */
+  public static String describe(List<String> columns, java.util.function.IntFunction<Object> value) {
+    StringBuilder b = new StringBuilder("{");
+    for (int i = 0; i < columns.size(); i++) {
+      if (i > 0) {
+        b.append(", ");
+      }
+      Object v = value.apply(i);
+      b.append('"').append(columns.get(i)).append("\": ");
+      boolean quoted = v instanceof CharSequence || v instanceof Date || v instanceof java.time.temporal.TemporalAccessor;
+      b.append(quoted ? "\"" + v + "\"" : String.valueOf(v));
+    }
+    return b.append('}').toString();
+  }
+
   /** Epoch ms of a time value, or null if it is null or not a time (see the class comment). */
   public static Long parseTime(Object v) {
     if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {

@@ -48,13 +48,16 @@ import org.slf4j.LoggerFactory;
  * <p>The partition (PARTITION BY) is the key, {@code on_time} the event time (the query's
  * {@code key} and {@code time} fields are ignored); {@code query} is a constant. Output: the partition
  * columns, {@code window}, {@code window_start}, {@code window_end} (epoch ms), {@code aggregates} (a
- * map from output name to value, numeric functions only) and Flink's {@code rowtime}. Semantics as
+ * map from output name to value, numeric functions only: a query with another is refused),
+ * {@code reason}, {@code record} and Flink's {@code rowtime}. Semantics as
  * the DataStream operator (docs/query-spec.md): windows fire when the watermark passes their end,
  * updated rows for records within the allowed lateness. A record too late for every window is not
  * dropped: it is emitted as a row with {@code window = 'late'} and {@code window_start = window_end = }
- * its time. Neither is a record with a refused value (a NaN an aggregate reads, a value a function
- * refuses): a row with {@code window = 'rejected'}, its time, and the reason ({@code reason}, null
- * in the other rows; the reasons of {@link RowContract} and the functions, as on every engine path);
+ * its time. Neither is a record with a null PARTITION BY column or a refused value (a NaN an
+ * aggregate reads, a value a function refuses): a row with {@code window = 'rejected'}, its time, and
+ * the reason ({@code reason}, null in the other rows; the reasons of {@link RowContract} and the
+ * functions, as on every engine path). Late and rejected rows carry the input row as text in
+ * {@code record} ({@link RowContract#describe}; null in window rows);
  * the job parameter {@value SwagOverFunction#ON_ERROR_PARAM}{@code = fail} makes it fail the job
  * instead. Counted by the metrics {@code swagLateRecords} and {@code swagRejectedRecords}. Count
  * windows are not supported here (use the DataStream API).
@@ -78,7 +81,8 @@ import org.slf4j.LoggerFactory;
  * record.
  */
 @FunctionHint(output = @DataTypeHint(
-    "ROW<`window` STRING, window_start BIGINT, window_end BIGINT, aggregates MAP<STRING, DOUBLE>, reason STRING>"))
+    "ROW<`window` STRING, window_start BIGINT, window_end BIGINT, aggregates MAP<STRING, DOUBLE>, reason STRING, "
+        + "record STRING>"))
 public class SwagWindowFunction extends ProcessTableFunction<Row> {
   private static final long serialVersionUID = 1L;
   /** The metric (a string gauge) with the executed plan's read-back. */
@@ -372,12 +376,18 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
   }
 
   /** A rejected record at {@code t}: a {@code rejected} row with the reason, or (on_error = fail) the job fails. */
-  private void reject(long t, String reason) {
+  private void reject(long t, String reason, String record) {
     rejectedRecords.inc();
     if (failOnError) {
-      OnError.FAIL.rejected("swag_window: " + reason, "time " + t);
+      OnError.FAIL.rejected("swag_window: " + reason, record);
     }
-    collect(Row.of("rejected", t, t, Map.of(), reason));
+    collect(Row.of("rejected", t, t, Map.of(), reason, record));
+  }
+
+  /** The text of an input row (all its columns) for a late or rejected row ({@link RowContract#describe}). */
+  private static String record(Compiled c, Row input) {
+    boolean named = input.getFieldNames(false) != null;
+    return RowContract.describe(c.columns, i -> named ? input.getField(c.columns.get(i)) : input.getField(i));
   }
 
   public void eval(Context ctx, @StateHint(ttl = NO_TTL) Meta meta,
@@ -404,7 +414,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     for (int i = 0; i < partitionKeys.length; i++) { // the PARTITION BY columns are the key (RowContract's first check)
       boolean named = input.getFieldNames(false) != null;
       if ((named ? input.getField(partitionNames[i]) : input.getField(partitionKeys[i])) == null) {
-        reject(t, RowContract.nullKey(partitionNames[i]));
+        reject(t, RowContract.nullKey(partitionNames[i]), record(compiled, input));
         return;
       }
     }
@@ -419,7 +429,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     }
     if (first < 0) {
       lateRecords.inc();
-      collect(Row.of("late", t, t, Map.of(), null));
+      collect(Row.of("late", t, t, Map.of(), null, record(c, input)));
       return;
     }
     Object[] row = new Object[c.used.size()];
@@ -441,7 +451,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
         }
       }
     } catch (IllegalArgumentException e) {
-      reject(t, e.getMessage());
+      reject(t, e.getMessage(), record(c, input));
       return;
     }
     boolean fresh = meta.token == 0;
@@ -582,7 +592,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
         }
         m.put(names[j], v == null ? null : ((Number) v).doubleValue());
       }
-      collect(Row.of(c.names[g][window], start, end, m, null));
+      collect(Row.of(c.names[g][window], start, end, m, null, null));
     };
   }
 
