@@ -315,21 +315,13 @@ def _gap(engines: tuple[str, ...], case: str, gap: Gap) -> None:
 # table's WATERMARK declaration (a rowtime is never null), before swag sees the record
 _gap(("flink_table", "flink_sql"), "null_time",
      Gap("a null time fails the job (Flink's rowtime)", error=r"RowTime field should not be null"))
-# swag_window: numeric aggregates only (a query with another is refused when the function compiles it),
-# time windows only, a PARTITION BY and an on_time are required
-_NOT_NUMBER = r"swag_window: aggregate '\w+' \(\w+\) gives (LIST|STRUCT); swag_window returns numeric aggregates"
-for _case in ("order", "arg", "sketch", "late_collect"):
-    _gap(("flink_sql",), _case, Gap("swag_window returns numeric aggregates only", error=_NOT_NUMBER))
+# swag_window: time windows only, a PARTITION BY and an on_time are required
 _gap(("flink_sql",), "count_windows", Gap("swag_window runs time windows only",
                                           error=r"swag_window: window '5/2' is a count window"))
 _gap(("flink_sql",), "processing_time", Gap("swag_window needs an event time (on_time)",
                                             error=r"Table argument 'input' requires a time attribute"))
 _gap(("flink_sql",), "global", Gap("swag_window needs a PARTITION BY (a key)",
                                    error=r"Table argument 'input' requires a PARTITION BY clause"))
-
-# swag_window returns the aggregates as a MAP<STRING, DOUBLE> (numeric results only): counts and
-# argmin/argmax come out as doubles (added for every case below, after the output contract)
-
 
 # ---------------------------------------------------------------------------------------------------
 # The output contract: the type of each output column, by the function that makes it.
@@ -570,17 +562,6 @@ def drop_value_gaps(case_id: str, engine: str, got: list[dict[str, Any]], want: 
             r.pop(col, None)
 
 
-def _sql_long_gaps() -> None:
-    for case in CASES:
-        longs = {c: "DOUBLE" for c, t in output_types(case.query()).items()
-                 if t in (LONG, TIME) and c not in ("window_start", "window_end")}
-        key = ("flink_sql", case.id)
-        if longs and key not in KNOWN_GAPS:
-            KNOWN_GAPS[key] = Gap("swag_window's aggregates are a MAP<STRING, DOUBLE>: longs become doubles",
-                                  types=longs)
-
-
-_sql_long_gaps()
 
 
 def print_timings(engine: str, timings: dict[str, float]) -> None:

@@ -3,6 +3,7 @@ package io.swag.flink.table;
 import io.swag.core.SwagException;
 import io.swag.core.SwagException.Kind;
 import io.swag.core.SwagFailure;
+import io.swag.core.plan.AggregateSpec;
 import io.swag.core.plan.ColdSlices;
 import io.swag.core.plan.EntryStore;
 import io.swag.core.plan.ExecutedPlan;
@@ -10,6 +11,7 @@ import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
 import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.ResultKind;
 import io.swag.core.plan.OnError;
 import io.swag.core.plan.RowContract;
 import io.swag.core.plan.StoredWindows;
@@ -28,9 +30,14 @@ import org.apache.flink.table.annotation.ArgumentTrait;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.FunctionHint;
 import org.apache.flink.table.annotation.StateHint;
+import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.dataview.MapView;
+import org.apache.flink.table.catalog.DataTypeFactory;
 import org.apache.flink.table.functions.FunctionContext;
 import org.apache.flink.table.functions.ProcessTableFunction;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.extraction.TypeInferenceExtractor;
+import org.apache.flink.table.types.inference.TypeInference;
 import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.types.Row;
 import org.slf4j.Logger;
@@ -47,9 +54,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The partition (PARTITION BY) is the key, {@code on_time} the event time (the query's
  * {@code key} and {@code time} fields are ignored); {@code query} is a constant. Output: the partition
- * columns, {@code window}, {@code window_start}, {@code window_end} (epoch ms), {@code aggregates} (a
- * map from output name to value, numeric functions only: a query with another is refused),
- * {@code reason}, {@code record} and Flink's {@code rowtime}. Semantics as
+ * columns, {@code window}, {@code window_start}, {@code window_end} (epoch ms), one column per
+ * aggregate of the query typed by its result kind ({@link #outputType}: the planner reads the
+ * constant query), {@code reason}, {@code record} and Flink's {@code rowtime}. Semantics as
  * the DataStream operator (docs/query-spec.md): windows fire when the watermark passes their end,
  * updated rows for records within the allowed lateness. A record too late for every window is not
  * dropped: it is emitted as a row with {@code window = 'late'} and {@code window_start = window_end = }
@@ -80,9 +87,8 @@ import org.slf4j.LoggerFactory;
  * gauge {@value #PLAN_METRIC} (JSON; empty before the first row) and one INFO log line; nothing per
  * record.
  */
-@FunctionHint(output = @DataTypeHint(
-    "ROW<`window` STRING, window_start BIGINT, window_end BIGINT, aggregates MAP<STRING, DOUBLE>, reason STRING, "
-        + "record STRING>"))
+@FunctionHint(output = @DataTypeHint("ROW<`window` STRING, window_start BIGINT, window_end BIGINT, reason STRING, "
+    + "record STRING>")) // the extraction's placeholder: getTypeInference gives the query's own columns
 public class SwagWindowFunction extends ProcessTableFunction<Row> {
   private static final long serialVersionUID = 1L;
   /** The metric (a string gauge) with the executed plan's read-back. */
@@ -92,6 +98,8 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
   public static final int DEFAULT_CACHE_KEYS = 10_000;
   private static final Logger LOG = LoggerFactory.getLogger(SwagWindowFunction.class);
   private static final int META_VERSION = 1;
+  /** The output position of the first aggregate (after window, window_start, window_end). */
+  static final int AGGREGATES_AT = 3;
   /**
    * Entry ids: a group's id (a slice start or chunk id, within +-2^57) with the group number in bits
    * 58..62 ({@link #entryKey}); group 31 holds the query.
@@ -120,6 +128,63 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     public byte[] groups;
   }
 
+  /**
+   * The type inference of the annotations, with the output type of the call's query (a constant):
+   * {@link #outputType}.
+   */
+  @Override
+  public TypeInference getTypeInference(DataTypeFactory typeFactory) {
+    TypeInference base = TypeInferenceExtractor.forProcessTableFunction(typeFactory, getClass());
+    TypeInference.Builder b = TypeInference.newBuilder()
+        .inputTypeStrategy(base.getInputTypeStrategy())
+        .stateTypeStrategies(base.getStateTypeStrategies())
+        .disableSystemArguments(base.disableSystemArguments())
+        .outputTypeStrategy(call -> {
+          String query = call.getArgumentValue(QUERY_ARGUMENT, String.class).orElseThrow(() -> new SwagException(
+              Kind.INVALID_QUERY, "swag_window: argument 'query' must be a constant (the JSON query spec)"));
+          return java.util.Optional.of(outputType(query));
+        });
+    base.getStaticArguments().ifPresent(b::staticArguments);
+    return b.build();
+  }
+
+  /** The position of the argument {@code query} in a call. */
+  private static final int QUERY_ARGUMENT = 1;
+
+  /** The query's aggregates in spec order: the output columns after the window bounds. */
+  static List<AggregateSpec> aggregates(QuerySpec spec) {
+    List<AggregateSpec> r = new ArrayList<>();
+    for (WindowSpec w : spec.windows()) {
+      r.addAll(w.aggregates());
+    }
+    return r;
+  }
+
+  /**
+   * The output row of a query: {@code window STRING, window_start BIGINT, window_end BIGINT} (epoch ms),
+   * one column per aggregate typed by its {@link ResultKind} ({@code BIGINT} for LONG and TIME,
+   * {@code DOUBLE}, {@code BOOLEAN}, {@code STRING} also for lists and structures: their JSON text),
+   * {@code reason STRING}, {@code record STRING}.
+   */
+  static DataType outputType(String query) {
+    QuerySpec spec = QuerySpec.fromJson(query);
+    List<DataTypes.Field> f = new ArrayList<>();
+    f.add(DataTypes.FIELD("window", DataTypes.STRING()));
+    f.add(DataTypes.FIELD("window_start", DataTypes.BIGINT()));
+    f.add(DataTypes.FIELD("window_end", DataTypes.BIGINT()));
+    for (AggregateSpec a : aggregates(spec)) {
+      f.add(DataTypes.FIELD(a.output(), switch (a.resultKind()) {
+        case LONG, TIME -> DataTypes.BIGINT();
+        case DOUBLE -> DataTypes.DOUBLE();
+        case BOOLEAN -> DataTypes.BOOLEAN();
+        case LIST, STRUCT, STRING -> DataTypes.STRING();
+      }));
+    }
+    f.add(DataTypes.FIELD("reason", DataTypes.STRING()));
+    f.add(DataTypes.FIELD("record", DataTypes.STRING()));
+    return DataTypes.ROW(f);
+  }
+
   /** Compiled query (shared by all partitions and instances), by query JSON and columns. */
   static final class Compiled {
     final String query;
@@ -130,7 +195,12 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     final int[] usedIdx;
     final List<WindowGroup> groups;
     final String[][] names;
-    final String[][][] outputs;
+    /** [group][window][aggregate]: the output row position of each of the window's aggregates. */
+    final int[][][] positions;
+    /** Per output position, the aggregate's result kind (null for the other columns). */
+    final ResultKind[] kinds;
+    /** The output row's arity: window, window_start, window_end, the aggregates, reason, record. */
+    final int arity;
     /** The read-back of what the partitions run, from aggregators made as theirs are. */
     final ExecutedPlan executed;
     /** {@link #QUERY_ENTRY}'s bytes. */
@@ -150,13 +220,6 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
               + "' is a count window; swag_window runs time windows (count windows: the DataStream API)");
         }
         for (var a : w.aggregates()) {
-          var kind = a.resultKind();
-          if (kind != io.swag.core.plan.ResultKind.DOUBLE && kind != io.swag.core.plan.ResultKind.LONG
-              && kind != io.swag.core.plan.ResultKind.TIME) {
-            throw new SwagException(Kind.INVALID_QUERY, "swag_window: aggregate '" + a.output() + "' ("
-                + a.function() + ") gives " + kind + "; swag_window returns numeric aggregates (a MAP<STRING, DOUBLE>): "
-                + "use swag.flink.aggregate_table or the DataStream API for it");
-          }
           if (a.column() != null && !columns.contains(a.column())) {
             throw new SwagException(Kind.INVALID_INPUT, "swag_window: aggregate '" + a.output() + "' reads column '"
                 + a.column() + "', which the input table lacks; its columns are " + columns);
@@ -179,20 +242,23 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       }
       this.executed = new ExecutedPlan(ex, Map.of("name", "flink", "operator", "sql", "state",
           sliced ? "slices" : "rows"));
+      List<AggregateSpec> aggs = aggregates(spec);
+      List<String> outs = aggs.stream().map(AggregateSpec::output).toList();
+      this.arity = AGGREGATES_AT + aggs.size() + 2;
+      this.kinds = new ResultKind[arity];
+      for (int j = 0; j < aggs.size(); j++) {
+        kinds[AGGREGATES_AT + j] = aggs.get(j).resultKind();
+      }
       this.names = new String[groups.size()][];
-      this.outputs = new String[groups.size()][][];
+      this.positions = new int[groups.size()][][];
       for (int g = 0; g < groups.size(); g++) {
         WindowGroup wg = groups.get(g);
         names[g] = new String[wg.windowCount()];
-        outputs[g] = new String[wg.windowCount()][];
+        positions[g] = new int[wg.windowCount()][];
         for (int i = 0; i < wg.windowCount(); i++) {
           WindowSpec w = wg.window(i);
           names[g][i] = w.name();
-          List<String> o = new ArrayList<>();
-          for (var a : w.aggregates()) {
-            o.add(a.output());
-          }
-          outputs[g][i] = o.toArray(new String[0]);
+          positions[g][i] = w.aggregates().stream().mapToInt(a -> AGGREGATES_AT + outs.indexOf(a.output())).toArray();
         }
       }
       try {
@@ -381,7 +447,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     if (failOnError) {
       OnError.FAIL.rejected("swag_window: " + reason, record);
     }
-    collect(Row.of("rejected", t, t, Map.of(), reason, record));
+    side(compiled, "rejected", t, reason, record);
   }
 
   /** The text of an input row (all its columns) for a late or rejected row ({@link RowContract#describe}). */
@@ -429,7 +495,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     }
     if (first < 0) {
       lateRecords.inc();
-      collect(Row.of("late", t, t, Map.of(), null, record(c, input)));
+      side(c, "late", t, null, record(c, input));
       return;
     }
     Object[] row = new Object[c.used.size()];
@@ -582,18 +648,40 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     WindowGroup wg = c.groups.get(g);
     return (window, start, end, results) -> {
       Object[] vals = wg.outputValues(window, results);
-      Map<String, Double> m = new HashMap<>();
-      String[] names = c.outputs[g][window];
+      Row r = new Row(c.arity);
+      r.setField(0, c.names[g][window]);
+      r.setField(1, start);
+      r.setField(2, end);
+      int[] pos = c.positions[g][window];
       for (int j = 0; j < vals.length; j++) {
-        Object v = vals[j];
-        if (v != null && !(v instanceof Number)) {
-          throw new IllegalArgumentException("swag_window: aggregate '" + names[j] + "' gives " + v.getClass().getSimpleName()
-              + ", not a number; swag_window returns numeric aggregates (use the DataStream API for others)");
-        }
-        m.put(names[j], v == null ? null : ((Number) v).doubleValue());
+        r.setField(pos[j], value(c.kinds[pos[j]], vals[j]));
       }
-      collect(Row.of(c.names[g][window], start, end, m, null, null));
+      collect(r);
     };
+  }
+
+  /** A result as its SQL column holds it ({@link #outputType}): lists and structures as JSON text. */
+  private static Object value(ResultKind kind, Object v) {
+    if (v == null) {
+      return null;
+    }
+    return switch (kind) {
+      case LONG, TIME -> ((Number) v).longValue();
+      case DOUBLE -> ((Number) v).doubleValue();
+      case LIST, STRUCT, STRING -> ResultKind.text(v);
+      case BOOLEAN -> v;
+    };
+  }
+
+  /** A late or rejected record's row: its time as both bounds, no aggregates, the reason and the record. */
+  private void side(Compiled c, String kind, long t, String reason, String record) {
+    Row r = new Row(c.arity);
+    r.setField(0, kind);
+    r.setField(1, t);
+    r.setField(2, t);
+    r.setField(c.arity - 2, reason);
+    r.setField(c.arity - 1, record);
+    collect(r);
   }
 
   private static void schedule(Windows p, Meta meta, TimeContext<Long> tc) {

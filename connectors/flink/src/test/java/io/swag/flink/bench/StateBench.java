@@ -261,7 +261,7 @@ public final class StateBench {
     if (engine.equals("swag_window")) {
       String spec = QuerySpec.builder().order("in_order")
           .window(WindowSpec.time(sizeMs, slideMs).aggregate("mx", "max", "v")).build().toJson();
-      q = "SELECT k, window_end, aggregates['mx'] FROM swag_window(input => TABLE t PARTITION BY k, "
+      q = "SELECT k, window_end, mx FROM swag_window(input => TABLE t PARTITION BY k, "
           + "on_time => DESCRIPTOR(rt), query => '" + spec + "')";
     } else {
       q = "SELECT k, window_end, MAX(v) FROM TABLE(HOP(TABLE t, DESCRIPTOR(rt), INTERVAL '" + slideMs / 1000.0

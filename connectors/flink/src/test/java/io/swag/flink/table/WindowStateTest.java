@@ -106,14 +106,21 @@ class WindowStateTest {
   /** swag_window's rows: "key@start-end" to the aggregates map, one row per window. */
   static Map<String, Map<String, Double>> swag(StreamTableEnvironment tEnv, String layout) throws Exception {
     Map<String, Map<String, Double>> m = new TreeMap<>();
-    String sql = "SELECT k, `window`, window_start, window_end, aggregates FROM swag_window(input => TABLE t "
+    String sql = "SELECT * FROM swag_window(input => TABLE t "
         + "PARTITION BY k, on_time => DESCRIPTOR(ts), query => '" + query(layout) + "')";
-    try (CloseableIterator<Row> it = tEnv.sqlQuery(sql).execute().collect()) {
+    var table = tEnv.sqlQuery(sql);
+    List<String> cols = table.getResolvedSchema().getColumnNames();
+    // k, window, window_start, window_end, the aggregates (typed columns), reason, record, rowtime
+    List<String> aggs = cols.subList(4, cols.size() - 3);
+    try (CloseableIterator<Row> it = table.execute().collect()) {
       while (it.hasNext()) {
         Row r = it.next();
         assertTrue(!"late".equals(r.getField(1)), "no late rows: " + r);
-        @SuppressWarnings("unchecked")
-        Map<String, Double> a = (Map<String, Double>) r.getField(4);
+        Map<String, Double> a = new TreeMap<>();
+        for (int j = 0; j < aggs.size(); j++) {
+          Object v = r.getField(4 + j);
+          a.put(aggs.get(j), v == null ? null : ((Number) v).doubleValue());
+        }
         String k = r.getField(0) + "@" + r.getField(2) + "-" + r.getField(3);
         assertEquals(null, m.put(k, a), "one row per window: " + k);
       }
