@@ -18,3 +18,16 @@ def require_modules(env: str, install: str, *names: str) -> None:
             if os.environ.get(env, "") == "1":
                 raise ImportError(f"{env}=1 (make test) but {name} is missing from this Python: {install}") from e
             pytest.skip(f"{name} is not installed ({install})", allow_module_level=True)
+
+
+def require_flink_jar() -> None:
+    """The swag Flink jar must be built: a missing one raises (``SWAG_REQUIRE_FLINK`` = 1) or skips."""
+    import swag
+    import swag.flink
+
+    try:
+        swag.flink.jar_path()
+    except swag.SwagSetupError as e:
+        if os.environ.get("SWAG_REQUIRE_FLINK", "") == "1":
+            raise
+        pytest.skip(str(e))

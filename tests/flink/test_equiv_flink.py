@@ -22,16 +22,14 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import sys
 import time
 from typing import Any
 
 import pytest
-from engine_guard import require_modules
+from engine_guard import require_flink_jar, require_modules
 
-REQUIRE = os.environ.get("SWAG_REQUIRE_FLINK", "") == "1"
 require_modules("SWAG_REQUIRE_FLINK", "`make venv-flink` installs apache-flink==2.3.0 into .venv-flink (Python 3.11)",
                 "pyflink")
 
@@ -64,12 +62,7 @@ _SQL_TYPES = {"k": "STRING", "k2": "BIGINT", "t": "BIGINT", "v": "DOUBLE"}
 
 @pytest.fixture(scope="module", autouse=True)
 def _jar() -> None:
-    try:
-        swag.flink.jar_path()
-    except swag.SwagSetupError as e:
-        if REQUIRE:
-            raise
-        pytest.skip(str(e))
+    require_flink_jar()
 
 
 def _new_env() -> StreamExecutionEnvironment:

@@ -4,15 +4,13 @@ the swag-flink jar (``make build``). Skipped where PyFlink is not installed, exc
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 from typing import Any
 
 import pytest
-from engine_guard import require_modules
+from engine_guard import require_flink_jar, require_modules
 
-REQUIRE = os.environ.get("SWAG_REQUIRE_FLINK", "") == "1"
 
 require_modules("SWAG_REQUIRE_FLINK", "`make venv-flink` installs apache-flink==2.3.0 into .venv-flink (Python 3.11)",
                 "pyflink")
@@ -48,12 +46,7 @@ class _Ts(TimestampAssigner):
 
 @pytest.fixture(scope="module")
 def env() -> StreamExecutionEnvironment:
-    try:
-        swag.flink.jar_path()
-    except swag.SwagSetupError as e:
-        if REQUIRE:
-            raise
-        pytest.skip(str(e))
+    require_flink_jar()
     e = StreamExecutionEnvironment.get_execution_environment()
     e.set_parallelism(1)
     e.set_python_executable(sys.executable)  # the Python workers need this venv's pyflink
