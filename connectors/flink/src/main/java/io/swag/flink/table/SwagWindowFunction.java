@@ -10,6 +10,7 @@ import io.swag.core.plan.ExecutedPlan;
 import io.swag.core.plan.KeyWindows;
 import io.swag.core.plan.Plan;
 import io.swag.core.plan.Planner;
+import io.swag.core.plan.QueryGroups;
 import io.swag.core.plan.QuerySpec;
 import io.swag.core.plan.ResultKind;
 import io.swag.core.plan.OnError;
@@ -194,6 +195,8 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     final List<String> used;
     final int[] usedIdx;
     final List<WindowGroup> groups;
+    /** The per-record rules over {@link #groups}: acceptance, lateness, checks. */
+    final QueryGroups rules;
     final String[][] names;
     /** [group][window][aggregate]: the output row position of each of the window's aggregates. */
     final int[][][] positions;
@@ -230,6 +233,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
       this.used = io.swag.core.plan.LocalExecutor.usedColumns(spec);
       this.usedIdx = used.stream().mapToInt(columns::indexOf).toArray();
       this.groups = WindowGroup.storedGroups(plan, used, false);
+      this.rules = new QueryGroups(groups, List.of());
       if (groups.size() > MAX_GROUPS) {
         throw new SwagException(Kind.INVALID_QUERY, "swag_window: the query has " + groups.size() + " window groups; at most "
             + MAX_GROUPS);
@@ -486,14 +490,8 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     }
     Long w = tc.currentWatermark();
     long wm = w == null ? Long.MIN_VALUE : w;
-    int first = -1;
-    for (int g = 0; g < accepted.length; g++) {
-      accepted[g] = c.groups.get(g).accepts(t, wm);
-      if (accepted[g] && first < 0) {
-        first = g;
-      }
-    }
-    if (first < 0) {
+    int first = c.rules.accept(t, wm, accepted);
+    if (c.rules.late(first)) {
       lateRecords.inc();
       side(c, "late", t, null, record(c, input));
       return;
@@ -511,11 +509,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
           throw new IllegalArgumentException(RowContract.nan(c.used.get(i)));
         }
       }
-      for (int g = first; g < accepted.length; g++) {
-        if (accepted[g]) {
-          c.groups.get(g).check(row, t);
-        }
-      }
+      c.rules.check(row, t, accepted, -1);
     } catch (IllegalArgumentException e) {
       reject(t, e.getMessage(), record(c, input));
       return;
