@@ -87,15 +87,6 @@ public final class CountGroup {
     return window;
   }
 
-  /** The query's index of the window. */
-  public int queryWindowIndex() {
-    return queryWindow;
-  }
-
-  public GroupPlan plan() {
-    return plan;
-  }
-
   /** The window's aggregate values, in its output column order, from the product's results. */
   public Object[] outputValues(List<Object> results) {
     Object[] r = new Object[members.length];

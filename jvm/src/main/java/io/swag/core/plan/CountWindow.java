@@ -43,10 +43,6 @@ public final class CountWindow {
     }
   }
 
-  public CountGroup group() {
-    return g;
-  }
-
   /**
    * Adds a record (its values {@linkplain CountGroup#check checked}); emits the row it causes, if
    * any: every {@code slide} records, or every record with {@code per_record}.

@@ -39,8 +39,4 @@ public enum OnError {
       throw new SwagFailure(Kind.REJECTED_RECORD, "record rejected (on_error=fail): " + reason + "; record: " + record);
     }
   }
-
-  public String optionValue() {
-    return name().toLowerCase(Locale.ROOT);
-  }
 }
