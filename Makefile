@@ -76,7 +76,7 @@ mutation-smoke: venv
 
 # --- demo and benchmarks --------------------------------------------------
 demo: venv build
-	$(PY) -m swag demo
+	$(PY) -m swag_apps demo
 
 # JMH benchmarks (see docs/benchmarks.md); BENCH_ARGS passes extra JMH options.
 bench: build

@@ -6,7 +6,7 @@
 For every trip (in start-time order) the window of its start station first drops the trips that
 started an hour or more earlier, then takes the new trip; afterwards it answers max / mean /
 stddev / p95 of the trip durations and the number of distinct bikes in constant time per step
-(DABA Lite: worst-case O(1) combines per insert and evict). ``python -m swag demo`` is the
+(DABA Lite: worst-case O(1) combines per insert and evict). ``python -m swag_apps demo --engine local`` is the
 fuller version of this script.
 """
 
@@ -16,7 +16,8 @@ import sys
 from typing import Any
 
 import swag
-from swag.demo import SAMPLE, fmt_duration, fmt_time, read_trips, resolve_paths
+from swag_apps.citibike import SAMPLE, read_trips, resolve_paths
+from swag_apps.local_demo import fmt_duration, fmt_time
 
 HOUR_MS = 3600 * 1000
 

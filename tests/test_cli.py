@@ -1,4 +1,5 @@
-"""The command line, run as a separate process (`python -m swag ...`)."""
+"""The command lines, run as separate processes: the library's (`python -m swag ...`) and the demo
+applications' (`python -m swag_apps demo ...`)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,13 @@ import swag
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "swag", *args], capture_output=True, text=True,
+def run(*args: str, cwd: Path | None = None, module: str = "swag") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True,
                           cwd=cwd, timeout=300)
+
+
+def run_demo(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return run("demo", *args, cwd=cwd, module="swag_apps")
 
 
 def test_functions(tmp_path: Path) -> None:
@@ -47,10 +52,12 @@ def test_usage_errors() -> None:
     assert p.returncode == 2 and "invalid choice" in p.stderr
     p = run()
     assert p.returncode == 2 and "COMMAND" in p.stderr
+    p = run("demo")  # the demos are applications, not a library command
+    assert p.returncode == 2 and "invalid choice: 'demo'" in p.stderr
 
 
 def test_demo_on_the_packaged_sample(tmp_path: Path, sample_rows: list[dict[str, str]]) -> None:
-    p = run("demo", "--engine", "local", cwd=tmp_path)  # a different directory: the sample comes from the package
+    p = run_demo("--engine", "local", cwd=tmp_path)  # a different directory: the sample comes from the package
     assert p.returncode == 0, p.stderr
     out = p.stdout
     stations = {r["Start Station ID"]: r["Start Station Name"] for r in sample_rows}
@@ -66,7 +73,7 @@ def test_demo_on_the_packaged_sample(tmp_path: Path, sample_rows: list[dict[str,
 
 
 def test_demo_options(sample_path: Path) -> None:
-    p = run("demo", "--engine", "local", "--data", str(sample_path), "--window", "30", "--top", "2", "--busiest", "1",
+    p = run_demo("--engine", "local", "--data", str(sample_path), "--window", "30", "--top", "2", "--busiest", "1",
             "--algorithm", "two_stacks_lite", "--no-progress")
     assert p.returncode == 0, p.stderr
     assert "Peak 30 min windows (top 2 stations" in p.stdout
@@ -76,18 +83,18 @@ def test_demo_options(sample_path: Path) -> None:
 
 
 def test_demo_errors(tmp_path: Path) -> None:
-    p = run("demo", "--engine", "local", "--data", str(tmp_path / "nowhere.csv.gz"))
+    p = run_demo("--engine", "local", "--data", str(tmp_path / "nowhere.csv.gz"))
     assert p.returncode == 1 and "nowhere.csv.gz" in p.stderr and "Traceback" not in p.stderr
-    p = run("demo", "--engine", "local", "--algorithm", "soe", "--no-progress")
+    p = run_demo("--engine", "local", "--algorithm", "soe", "--no-progress")
     assert p.returncode == 1 and "invertible" in p.stderr and "Traceback" not in p.stderr
-    p = run("demo", "--engine", "local", "--algorithm", "bogus", "--no-progress")
+    p = run_demo("--engine", "local", "--algorithm", "bogus", "--no-progress")
     assert p.returncode == 1 and "unknown algorithm 'bogus'" in p.stderr
 
 
 def test_demo_engine_errors(tmp_path: Path) -> None:
-    p = run("demo", "--engine", "spark", "--data", "nosuchset", "--out", str(tmp_path / "o"))
+    p = run_demo("--engine", "spark", "--data", "nosuchset", "--out", str(tmp_path / "o"))
     assert p.returncode == 1 and "nosuchset" in p.stderr and "Traceback" not in p.stderr
-    p = run("demo", "--engine", "spark", "--batches", "0")
+    p = run_demo("--engine", "spark", "--batches", "0")
     assert p.returncode == 1 and "--batches" in p.stderr
 
 

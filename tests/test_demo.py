@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from swag import demo
+from swag_apps import citibike, local_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 HOUR_MS = 3600 * 1000
@@ -57,25 +57,25 @@ def _oracle_peaks(trips: list[tuple[int, str, float, str]], width: int) -> dict[
 
 
 @pytest.fixture(scope="module")
-def sample_result(sample_path: Path) -> demo.DemoResult:
-    trips, skipped = demo.read_trips([sample_path])
+def sample_result(sample_path: Path) -> local_demo.DemoResult:
+    trips, skipped = citibike.read_trips([sample_path])
     assert skipped == 0
-    return demo.run(trips, progress=False)
+    return local_demo.run(trips, progress=False)
 
 
 def test_sample_is_shipped_in_the_package(sample_path: Path) -> None:
-    assert sample_path.read_bytes() == demo.SAMPLE.read_bytes()
+    assert sample_path.read_bytes() == citibike.SAMPLE.read_bytes()
     assert sample_path.stat().st_size < 200_000
 
 
 def test_reader_matches_csv(sample_path: Path, sample_rows: list[dict[str, str]]) -> None:
-    trips, skipped = demo.read_trips([sample_path])
+    trips, skipped = citibike.read_trips([sample_path])
     assert skipped == 0 and len(trips) == len(sample_rows) == 3000
     want = _oracle_trips(sample_rows)
     assert [(t.start_ms, t.station_id, t.duration_s, str(t.bike_id)) for t in trips] == want
 
 
-def test_peaks_match_recompute(sample_result: demo.DemoResult, sample_rows: list[dict[str, str]]) -> None:
+def test_peaks_match_recompute(sample_result: local_demo.DemoResult, sample_rows: list[dict[str, str]]) -> None:
     want = _oracle_peaks(_oracle_trips(sample_rows), HOUR_MS)
     got = dict(sample_result.peaks)
     assert set(got) == set(want) and sample_result.stations == len(want)
@@ -93,7 +93,7 @@ def test_peaks_match_recompute(sample_result: demo.DemoResult, sample_rows: list
     assert [(-s.trips, s.end_ms) for _, s in sample_result.peaks] == sorted(ranked)
 
 
-def test_snapshots_match_recompute(sample_result: demo.DemoResult, sample_rows: list[dict[str, str]]) -> None:
+def test_snapshots_match_recompute(sample_result: local_demo.DemoResult, sample_rows: list[dict[str, str]]) -> None:
     trips = _oracle_trips(sample_rows)
     totals = Counter(sid for _, sid, _, _ in trips)
     assert set(sample_result.busiest) == {sid for sid, _ in totals.most_common(3)}
@@ -109,10 +109,10 @@ def test_snapshots_match_recompute(sample_result: demo.DemoResult, sample_rows: 
     assert nonempty >= 3, "the snapshots should hold trips, not only empty windows"
 
 
-def test_other_algorithm_gives_the_same_peaks(sample_path: Path, sample_result: demo.DemoResult) -> None:
-    trips, _ = demo.read_trips([sample_path])
-    other = demo.run(trips[:1500], algorithm="two_stacks_lite", window_s=1800, progress=False)
-    again = demo.run(trips[:1500], algorithm="daba_lite", window_s=1800, progress=False)
+def test_other_algorithm_gives_the_same_peaks(sample_path: Path, sample_result: local_demo.DemoResult) -> None:
+    trips, _ = citibike.read_trips([sample_path])
+    other = local_demo.run(trips[:1500], algorithm="two_stacks_lite", window_s=1800, progress=False)
+    again = local_demo.run(trips[:1500], algorithm="daba_lite", window_s=1800, progress=False)
     assert len(again.peaks) > 10 and again.peaks[0][1].trips > 1
     assert [(sid, s.trips, s.end_ms, s.max_s, s.p95_s) for sid, s in other.peaks] == [
         (sid, s.trips, s.end_ms, s.max_s, s.p95_s) for sid, s in again.peaks
@@ -122,9 +122,9 @@ def test_other_algorithm_gives_the_same_peaks(sample_path: Path, sample_result: 
 def test_window_is_half_open() -> None:
     """The window ending at t holds the trips of (t - width, t]: a trip exactly width earlier is out."""
     t0 = 1_000_000_000_000
-    trips = [demo.Trip(t0 + dt, "1", "A", dur, bike) for dt, dur, bike in
+    trips = [citibike.Trip(t0 + dt, "1", "A", dur, bike) for dt, dur, bike in
              [(0, 100.0, 1), (HOUR_MS, 300.0, 2), (HOUR_MS, 200.0, 3)]]
-    r = demo.run(trips, window_s=3600, busiest=1, moments=1, progress=False)
+    r = local_demo.run(trips, window_s=3600, busiest=1, moments=1, progress=False)
     (sid, peak), = r.peaks
     assert (sid, peak.end_ms, peak.trips, peak.max_s, peak.mean_s) == ("1", t0 + HOUR_MS, 2, 300.0, 250.0)
     assert peak.stddev_s == pytest.approx(statistics.stdev([300.0, 200.0]))
@@ -144,7 +144,7 @@ def test_window_is_half_open() -> None:
 )
 def test_parse_time(text: str, expected: str) -> None:
     dt = datetime.strptime(expected, "%Y-%m-%d %H:%M:%S.%f")
-    assert demo.parse_time(text) == calendar.timegm(dt.timetuple()) * 1000 + dt.microsecond // 1000
+    assert citibike.parse_time(text) == calendar.timegm(dt.timetuple()) * 1000 + dt.microsecond // 1000
 
 
 SCHEMAS = {
@@ -183,8 +183,8 @@ def test_read_trips_of_every_schema(tmp_path: Path) -> None:
             p.write_bytes(gzip.compress(text.encode()))
         else:
             p.write_text(text)
-    assert demo.resolve_paths([tmp_path]) == [tmp_path / "a.csv.gz", tmp_path / "c.csv.gz", tmp_path / "b.csv"]
-    trips, skipped = demo.read_trips(demo.resolve_paths([str(tmp_path / "*.csv*")]))
+    assert citibike.resolve_paths([tmp_path]) == [tmp_path / "a.csv.gz", tmp_path / "c.csv.gz", tmp_path / "b.csv"]
+    trips, skipped = citibike.read_trips(citibike.resolve_paths([str(tmp_path / "*.csv*")]))
     assert skipped == 1
     assert [(t.station, t.station_id, t.duration_s, t.bike_id) for t in trips] == [
         ("Grove St PATH", "3186", 362.0, 24647),
@@ -192,9 +192,9 @@ def test_read_trips_of_every_schema(tmp_path: Path) -> None:
         ("Exchange Place", "3183", 201.0, 29612),
     ]
     assert [t.start_ms for t in trips] == [
-        demo.parse_time("2016-01-01 00:02:52"),
-        demo.parse_time("2018-12-01 00:03:53"),
-        demo.parse_time("2019-01-01 03:09:09.711"),
+        citibike.parse_time("2016-01-01 00:02:52"),
+        citibike.parse_time("2018-12-01 00:03:53"),
+        citibike.parse_time("2019-01-01 03:09:09.711"),
     ]
 
 
@@ -202,9 +202,9 @@ def test_not_a_trip_file(tmp_path: Path) -> None:
     p = tmp_path / "x.csv"
     p.write_text("a,b,c\n1,2,3\n")
     with pytest.raises(ValueError, match="not a Citi Bike trip file"):
-        demo.read_trips([p])
+        citibike.read_trips([p])
     with pytest.raises(FileNotFoundError, match="no-such"):
-        demo.resolve_paths([tmp_path / "no-such"])
+        citibike.resolve_paths([tmp_path / "no-such"])
 
 
 @pytest.mark.parametrize(
@@ -212,7 +212,7 @@ def test_not_a_trip_file(tmp_path: Path) -> None:
     [(None, "-"), (math.nan, "-"), (65, "1m05s"), (3599.6, "1h00m"), (7265, "2h01m"), (2 * 86400 + 4 * 3600, "2d04h")],
 )
 def test_fmt_duration(seconds: float | None, text: str) -> None:
-    assert demo.fmt_duration(seconds) == text
+    assert local_demo.fmt_duration(seconds) == text
 
 
 @pytest.mark.slow
@@ -221,7 +221,7 @@ def test_full_data_when_present() -> None:
     data = ROOT.parent / "shared" / "data" / "citibike"
     if not any(data.glob("*.csv.gz")):
         pytest.skip(f"no Citi Bike files in {data}")
-    trips, skipped = demo.read_trips(demo.resolve_paths([data]))
+    trips, skipped = citibike.read_trips(citibike.resolve_paths([data]))
     assert skipped == 0 and len(trips) > 200_000
     assert all(a.start_ms <= b.start_ms for a, b in zip(trips, trips[1:], strict=False))
     assert len({t.station_id for t in trips}) > 40

@@ -50,12 +50,14 @@ def test_algorithm_and_function_names() -> None:
     assert len(set(fns)) == len(fns)
 
 
-def test_version_matches_pyproject() -> None:
+def test_the_version_has_one_source() -> None:
     with open(ROOT / "pyproject.toml", "rb") as f:
-        declared = tomllib.load(f)["project"]["version"]
-    assert swag.__version__ == declared
+        project = tomllib.load(f)
+    assert project["project"]["name"] == "swag-windows"  # `swag` on PyPI is an unrelated project
+    assert "version" in project["project"]["dynamic"] and "version" not in project["project"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "swag._version.__version__"}
     try:
-        assert importlib.metadata.version("swag") == declared
+        assert importlib.metadata.version("swag-windows") == swag.__version__
     except importlib.metadata.PackageNotFoundError:
         pass  # running from the source tree without installing
 

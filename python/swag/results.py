@@ -10,8 +10,8 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-from . import _convert, _jvm
-from .errors import ValueTypeError
+from . import _jvm
+from .errors import InvalidValueError, ValueTypeError
 
 
 class SketchResult(dict):  # type: ignore[type-arg]
@@ -27,7 +27,10 @@ class SketchResult(dict):  # type: ignore[type-arg]
     def _item(self, item: Any, what: str) -> Any:
         """``item`` converted like an inserted value, boxed (the Java methods take an Object)."""
         if isinstance(item, numbers.Integral):
-            return _jvm.jclass("java.lang.Long")(_convert.to_java_value(item, what))
+            if not -(2**63) <= int(item) < 2**63:
+                raise InvalidValueError(f"{what} got integer {item}, which does not fit in a signed 64-bit "
+                                        "integer (Java long)")
+            return _jvm.jclass("java.lang.Long")(int(item))
         if isinstance(item, numbers.Real):
             return _jvm.jclass("java.lang.Double")(float(item))
         if isinstance(item, str):
@@ -75,7 +78,7 @@ _WRAPPERS = {
 }
 
 
-def wrap_structured(x: Any) -> dict[str, Any]:
-    fields = {str(k): _convert.from_java(v) for k, v in x.toMap().items()}
+def wrap_structured(x: Any, fields: dict[str, Any]) -> dict[str, Any]:
+    """The Python form of the structured result ``x`` whose fields, converted, are ``fields``."""
     cls = _WRAPPERS.get(str(x.getClass().getName()))
     return fields if cls is None else cls(fields, x)

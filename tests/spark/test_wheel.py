@@ -35,11 +35,11 @@ def test_the_wheel_carries_the_jars_and_runs_on_its_own(tmp_path):
     assert (jars / "swag-spark.jar").is_file(), "build the jars first (make build)"
     subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(tmp_path / "dist")],
                    check=True, cwd=tmp_path)
-    (wheel,) = (tmp_path / "dist").glob("swag-*.whl")
+    (wheel,) = (tmp_path / "dist").glob("swag_windows-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     for jar in ("swag-core.jar", "swag-spark.jar", "swag-flink.jar"):
         assert f"swag/jars/{jar}" in names, names
-    assert "swag/py.typed" in names and "swag/data/citibike-sample.csv.gz" in names
+    assert "swag/py.typed" in names and "swag_apps/data/citibike-sample.csv.gz" in names
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
                    check=True)

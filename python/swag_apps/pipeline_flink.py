@@ -1,6 +1,6 @@
-"""The main job on PyFlink: the same swag windows as :mod:`swag.pipeline` (Spark), on a local Flink
+"""The main job on PyFlink: the same swag windows as :mod:`swag_apps.pipeline_spark`, on a local Flink
 mini cluster. Runs in ``.venv-flink`` (PyFlink 2.3 cannot share a virtualenv with PySpark 4.3:
-pyarrow < 17 against >= 18); ``python -m swag demo --engine flink`` started from ``.venv``
+pyarrow < 17 against >= 18); ``python -m swag_apps demo --engine flink`` started from ``.venv``
 re-runs itself there.
 
 The records (flights or Citi Bike trips, in arrival order) become a bounded DataStream with a
@@ -18,8 +18,9 @@ import time as _time
 from pathlib import Path
 from typing import IO, Any
 
-from .pipeline import (PipelineResult, citibike_frame, citibike_query, default_citibike_files, flights_frame,
-                       flights_query, save_plot)
+from .citibike import default_files
+from .pipeline import (PipelineResult, citibike_frame, citibike_query, flights_frame, flights_query,
+                       plot_busiest)
 
 WATERMARK_HOURS = 4
 
@@ -49,7 +50,7 @@ def run_flink(data: str = "flights", out: Path = Path("swag-demo-out-flink"), pr
               limit: int | None = None, frame: Any = None) -> PipelineResult:
     """Runs the pipeline on a local Flink mini cluster; writes ``out/windows`` and ``out/late`` (CSV)
     and ``out/plot.png``. ``limit`` keeps the first records (in arrival order) only; ``frame``
-    replaces the data set's records (a DataFrame like :func:`swag.pipeline.flights_frame`'s)."""
+    replaces the data set's records (a DataFrame like :func:`swag_apps.pipeline.flights_frame`'s)."""
     import swag.flink
     from pyflink.common import Duration, Row, Types, WatermarkStrategy
     from pyflink.datastream import StreamExecutionEnvironment
@@ -67,7 +68,7 @@ def run_flink(data: str = "flights", out: Path = Path("swag-demo-out-flink"), pr
         types = [Types.STRING(), Types.STRING(), Types.LONG(), Types.DOUBLE(), Types.STRING()]
         keys, value, wide = ["origin", "carrier"], "p95_delay_1d", "1d/1h"
     elif data == "citibike":
-        files = citibike_files or default_citibike_files()
+        files = citibike_files or default_files()
         df, skipped, ooo = citibike_frame(files)
         df["start_time"] = df["start_time"].astype("datetime64[ms]").astype("int64")
         q, time_col = citibike_query(), "start_time"
@@ -109,29 +110,6 @@ def run_flink(data: str = "flights", out: Path = Path("swag-demo-out-flink"), pr
         w = windows[windows["window"] == wide].sort_values(value, ascending=False).head(5)
         top = [{k: (v.item() if hasattr(v, "item") else v) for k, v in r.items()}
                for r in w[keys + ["window_start", value]].to_dict("records")]
-    plot = _plot(windows, keys, value, wide, out / "plot.png")
+    plot = plot_busiest(windows, keys, value, wide, out / "plot.png", "Flink")
     return PipelineResult(data, len(df), skipped, 1, len(windows), len(late_rows), 0, seconds, out, plot, ooo, top,
                           engine="flink")
-
-
-def _plot(rows: Any, keys: list[str], value: str, window: str, path: Path) -> Path | None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
-    w = rows[rows["window"] == window]
-    if not len(w):
-        return None
-    busiest = w.groupby(keys).size().sort_values(ascending=False).head(3).index
-    fig, ax = plt.subplots(figsize=(10, 4))
-    for b in busiest:
-        b = b if isinstance(b, tuple) else (b,)
-        sel = w
-        for k, v in zip(keys, b):
-            sel = sel[sel[k] == v]
-        sel = sel.sort_values("window_end")
-        ax.plot(sel["window_end"].astype("datetime64[ms]"), sel[value], label="/".join(map(str, b)), linewidth=0.8)
-    return save_plot(fig, ax, f"{value} per {'/'.join(keys)}, window {window} (swag on Flink)", value, path)
