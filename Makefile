@@ -35,13 +35,21 @@ jar-into-package:
 	@cp $(JAR) $(PKGJAR)
 	@if [ -f connectors/spark/target/swag-spark.jar ]; then cp connectors/spark/target/swag-spark.jar python/swag/jars/; fi
 
+# --- lint -----------------------------------------------------------------
+# ruff over the Python tree, mypy --strict over the library (pyproject.toml has both settings);
+# make test runs it first.
+.PHONY: lint
+lint: venv
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+
 # --- tests ----------------------------------------------------------------
 # make test: Java unit tests (mvn verify: swag-core, swag-flink and swag-spark, each required) then
 # the Python tests (pytest; the PyFlink ones in .venv-flink), all in < 30 min on 2 cores. Under
 # SWAG_REQUIRE_ALL=1 a test that would skip fails instead, naming what to install (tests/conftest.py).
 REQUIRE := SWAG_REQUIRE_ALL=1 SWAG_REQUIRE_SPARK=1 SWAG_REQUIRE_FLINK=1
 
-test: venv venv-flink
+test: venv venv-flink lint
 	mvn -B -ntp verify
 	@$(MAKE) --no-print-directory jar-into-package
 	$(REQUIRE) $(PY) -m pytest -q -m "not slow" --ignore=tests/flink tests

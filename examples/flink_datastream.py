@@ -16,12 +16,13 @@ import argparse
 import sys
 from collections import Counter
 
-import swag
-import swag.flink
-from flights_data import flights
 from pyflink.common import Duration, Row, Types, WatermarkStrategy
 from pyflink.common.watermark_strategy import TimestampAssigner
 from pyflink.datastream import StreamExecutionEnvironment
+
+import swag
+import swag.flink
+from flights_data import flights
 
 NAMES = ["origin", "sched_dep", "dep_delay"]
 TYPES = [Types.STRING(), Types.LONG(), Types.DOUBLE()]

@@ -20,12 +20,13 @@ import argparse
 import sys
 from collections import Counter
 
-import swag
-import swag.flink
-from flights_data import flights
 from pyflink.common import Row, Types
 from pyflink.datastream import StreamExecutionEnvironment
 from pyflink.table import Schema, StreamTableEnvironment
+
+import swag
+import swag.flink
+from flights_data import flights
 
 
 def main() -> None:
@@ -58,7 +59,7 @@ def main() -> None:
     kinds: Counter[str] = Counter()
     worst = None
     with swag.flink.execute_sql(t_env, sql).collect() as it:
-        for origin, window, start, max_delay, p95, reason in it:
+        for origin, window, start, max_delay, p95, _reason in it:
             kind = window if window in ("late", "rejected") else "window"
             kinds[kind] += 1
             if kind == "window" and (worst is None or max_delay > worst[2]):
@@ -73,7 +74,7 @@ def main() -> None:
             "RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW)")
     n, above = 0, 0
     with swag.flink.execute_sql(t_env, over).collect() as it:
-        for origin, when, delay, max_1h, p95_1h in it:
+        for _origin, _when, delay, _max_1h, p95_1h in it:
             n += 1
             if delay is not None and p95_1h is not None and delay > p95_1h:
                 above += 1

@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 import swag
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from swag_apps import citibike, local_demo
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
+
 import swag
 from error_cases import (
     BAD_INPUT,

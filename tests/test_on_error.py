@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
+
 import swag
 from swag.errors import InvalidValueError, SwagError
 

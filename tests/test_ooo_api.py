@@ -59,7 +59,7 @@ def test_out_of_order_against_python(algorithm: str) -> None:
     o = Oracle()
     now = 10_000
     nonempty = 0  # range queries whose expected result is not empty
-    for step in range(3000):
+    for _step in range(3000):
         r = rnd.random()
         if r < 0.55:
             t = now - int(rnd.expovariate(1 / 50))  # out of order by a geometric-ish distance

@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+
 import swag
 from swag import _jvm
 

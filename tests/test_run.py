@@ -25,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+
 import swag
 
 LONG_MIN = -(2**63)
@@ -248,7 +249,9 @@ def assert_same_rows(got: list[dict[str, Any]], want: list[dict[str, Any]], orde
 WINDOWS = [("1s/1s", 1000, 1000, 0), ("3s/1s", 3000, 1000, 0), ("tilted", 2500, 500, 200)]
 
 
-def window_end_query(lateness: int, windows: list[tuple[str, int, int, int]], aggs: dict[str, str], order: str = "unknown") -> tuple[swag.Query, dict[str, dict[str, str]]]:
+def window_end_query(
+    lateness: int, windows: list[tuple[str, int, int, int]], aggs: dict[str, str], order: str = "unknown"
+) -> tuple[swag.Query, dict[str, dict[str, str]]]:
     """The query, and per window the output names -> function (outputs are unique per query)."""
     q = swag.Query(key="k", time="t", lateness=lateness, order=order)
     per_window = {}
@@ -259,7 +262,10 @@ def window_end_query(lateness: int, windows: list[tuple[str, int, int, int]], ag
     return q, per_window
 
 
-def oracle_for(records: list[dict[str, Any]], windows: list[tuple[str, int, int, int]], per_window: dict[str, dict[str, str]], lateness: int, delay: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def oracle_for(
+    records: list[dict[str, Any]], windows: list[tuple[str, int, int, int]], per_window: dict[str, dict[str, str]],
+    lateness: int, delay: int,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     rows: list[dict[str, Any]] = []
     late_sets = []
     for w in windows:
@@ -441,7 +447,8 @@ def test_count_windows_match_oracle(emit: str) -> None:
     q.count_window(20, slide=4, s=swag.sum("v"), n=swag.count())
     res = swag.run(q, records)
     want = []
-    for r in oracle_count(records, [("5/1", 5, 1), ("20/4", 20, 4)], {"c": "collect", "m": "max", "s": "sum", "n": "count"}, emit == "per_record"):
+    aggs = {"c": "collect", "m": "max", "s": "sum", "n": "count"}
+    for r in oracle_count(records, [("5/1", 5, 1), ("20/4", 20, 4)], aggs, emit == "per_record"):
         keep = ("c", "m") if r["window"] == "5/1" else ("s", "n")
         want.append({c: v for c, v in r.items() if c not in ("c", "m", "s", "n") or c in keep})
     assert_same_rows(res.rows, want, ("k", "window"))

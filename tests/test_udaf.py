@@ -5,6 +5,7 @@ check, and the errors a user meets."""
 from __future__ import annotations
 
 import pytest
+
 import swag
 from udaf_cases import TOPK, TREND, assert_matches, query, rejected_count, require_jar, trace
 

@@ -50,7 +50,7 @@ def trace(seed: int, n: int = 400, keys: str = "abc", bad: int = 3) -> list[dict
     rng = random.Random(seed)
     now = BASE
     out: list[dict[str, Any]] = []
-    for i in range(n):
+    for _i in range(n):
         now += rng.randint(0, 60)
         t = now - (rng.randint(0, 2_500) if rng.random() < 0.6 else 0)
         out.append({"k": rng.choice(keys), "t": t, "v": rng.randint(-400, 400) / 4.0})

@@ -18,6 +18,8 @@ The Java library runs in-process through JPype; the JVM starts at the first call
 The aggregate helpers ``swag.max``, ``swag.min`` and ``swag.sum`` are not the built-ins.
 """
 
+from ._jvm import add_jars
+from ._laws import check_udaf
 from ._version import __version__
 from .aggregates import (
     Aggregate,
@@ -33,20 +35,18 @@ from .aggregates import (
     kll,
     last,
     m4,
-    max,
+    max,  # noqa: F401 - swag.max; out of __all__ so that `from swag import *` keeps the builtin
     maxcount,
     mean,
     median,
-    min,
+    min,  # noqa: F401 - as max
     mincount,
     quantile,
     stddev,
-    sum,
+    sum,  # noqa: F401 - as max
     udaf,
     variance,
 )
-from ._jvm import add_jars
-from ._laws import check_udaf
 from .errors import (
     EmptyWindowError,
     IncompatibleFunctionError,

@@ -15,7 +15,7 @@ or session (``pyspark.sql.connect`` needs grpcio and friends).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pyspark.sql.connect.proto as proto
 from pyspark.sql.connect.dataframe import DataFrame as ConnectDataFrame
@@ -88,7 +88,7 @@ class SwagExecutedPlan(LogicalPlan):
         return rel
 
 
-def aggregate(df: ConnectDataFrame, query_json: str, options_json: str) -> ConnectDataFrame:
+def aggregate(df: Any, query_json: str, options_json: str) -> Any:
     """The swag relation over ``df``, analysed at once (a bad query or a server without the plugin
     fails here, not at the first action)."""
     spark = df.sparkSession
@@ -103,26 +103,27 @@ def aggregate(df: ConnectDataFrame, query_json: str, options_json: str) -> Conne
             ) from None
     out = ConnectDataFrame(SwagAggregate(df._plan, query_json, options_json), spark)
     try:
-        out.schema
+        out.schema  # noqa: B018 - analyses the relation on the server now
     except Exception as e:
         raise translate(e) from None
     return out
 
 
-def executed_plan(spark: SparkSession, metrics_name: str) -> str | None:
+def executed_plan(spark: Any, metrics_name: str) -> str | None:
     df = ConnectDataFrame(SwagExecutedPlan(metrics_name), spark)
     try:
         rows = df.collect()
     except Exception as e:
         raise translate(e) from None
-    return rows[0]["plan"]
+    plan = rows[0]["plan"]
+    return None if plan is None else str(plan)
 
 
-def check(spark: SparkSession) -> None:
+def check(spark: Any) -> None:
     """Raises :class:`SwagSetupError` (with the command to start one) unless the server has the swag
     plugin: analyses a ``swag.ExecutedPlan`` relation (one round trip, no job)."""
     try:
-        ConnectDataFrame(SwagExecutedPlan("swag"), spark).schema
+        ConnectDataFrame(SwagExecutedPlan("swag"), spark).schema  # noqa: B018 - one analysis round trip
     except Exception as e:
         raise translate(e) from None
 
@@ -163,8 +164,8 @@ def translate(e: Exception) -> Exception:
         )
     else:
         err = from_java(cls or type(e).__name__, text)
-    err.java_exception = None  # type: ignore[attr-defined]
-    err.connect_exception = e  # type: ignore[attr-defined]
+    err.java_exception = None  # type: ignore[union-attr]
+    err.connect_exception = e  # type: ignore[union-attr]
     return err
 
 

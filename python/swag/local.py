@@ -22,6 +22,7 @@ from .errors import (
     InvalidValueError,
     NaNValueError,
     OutOfOrderError,
+    SwagError,
     UnknownAlgorithmError,
     UnknownFunctionError,
     ValueTypeError,
@@ -206,7 +207,7 @@ class TimedAggregator(_Window):
             return False
         return time < int(self._j.youngestTime())
 
-    def evict(self, time: Any = None) -> bool | None:
+    def evict(self, time: Any = None) -> bool | None:  # type: ignore[override]  # also by time
         """Without ``time``: removes the oldest value (:class:`~swag.EmptyWindowError` if empty).
         With ``time``: removes the entry at exactly that time and returns whether there was one."""
         try:
@@ -288,7 +289,7 @@ def _refused(e: Any, value: Any, older: bool = False) -> Exception:
     if type(err) is not InvalidValueError:
         return err
     if older:
-        cls: type[InvalidValueError] = OutOfOrderError
+        cls: type[SwagError] = OutOfOrderError
     elif value is _BATCH:
         return err
     elif isinstance(value, float) and value != value:

@@ -110,7 +110,7 @@ def _time(v: Any, column: str) -> Any:
     if isinstance(v, numbers.Integral) and not isinstance(v, bool):
         return _value(int(v), column)
     if isinstance(v, numbers.Real) and not isinstance(v, bool) and float(v).is_integer():
-        return _value(int(v), column)
+        return _value(int(float(v)), column)
     if isinstance(v, str):
         try:
             return _value(int(v.strip()), column)
@@ -213,7 +213,7 @@ def run(
     frame = _is_dataframe(records)
     if frame:  # the engines' rule and message for an input without a column the query reads
         names = _jvm.jclass("java.util.ArrayList")()
-        for c in records.columns:
+        for c in records.columns:  # type: ignore[attr-defined]
             names.add(str(c))
         try:
             _jvm.jclass("io.swag.core.plan.RowContract").requireColumns(plan.spec(), names)
@@ -221,7 +221,7 @@ def run(
             raise _jvm.translate(e) from None
     source: Iterable[Any] = _dataframe_rows(records, cols) if frame else records
     if progress:
-        from tqdm.auto import tqdm
+        from tqdm.auto import tqdm  # type: ignore[import-untyped]
 
         total = len(records) if hasattr(records, "__len__") else None  # type: ignore[arg-type]
         source = tqdm(source, total=total, unit="rec", desc="swag.run")
@@ -255,11 +255,11 @@ def run(
         try:
             if frame:
                 values = rec
-                for c, v in enumerate(values):
-                    if c == t_index:
-                        values[c] = _time(v, cols[c])
+                for j, v in enumerate(values):
+                    if j == t_index:
+                        values[j] = _time(v, cols[j])
                     elif type(v) is not float and type(v) is not int and type(v) is not str:
-                        values[c] = _value(v, cols[c])
+                        values[j] = _value(v, cols[j])
             else:
                 get = rec.get
                 values = [_time(get(c), c) if k == t_index else _value(get(c), c) for k, c in enumerate(cols)]

@@ -29,7 +29,7 @@ See docs/spark.md, "Spark Connect".
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ._duration import to_ms
 from ._spark_server import PROVIDER_CONF, ROCKSDB, _all_jars, connect_server_command
@@ -102,7 +102,7 @@ def session(
 def _connect_session(remote: str, shuffle_partitions: int, conf: dict[str, str] | None) -> SparkSession:
     from pyspark.sql.connect.session import SparkSession as ConnectSession
 
-    spark = ConnectSession.builder.remote(remote).getOrCreate()
+    spark = cast("SparkSession", ConnectSession.builder.remote(remote).getOrCreate())
     check_session(spark)
     settings = {
         PROVIDER_CONF: ROCKSDB,
@@ -126,6 +126,14 @@ def _connect_session(remote: str, shuffle_partitions: int, conf: dict[str, str] 
     return spark
 
 
+def _py4j(spark: SparkSession) -> Any:
+    """The py4j view of a classic session's JVM."""
+    jvm = spark._jvm
+    if jvm is None:
+        raise SwagSetupError("this Spark session has no JVM gateway (stopped?)")
+    return jvm
+
+
 def check_session(spark: SparkSession) -> None:
     """Raises a clear error if the session cannot run swag: the swag jars are missing (classic), or
     the Spark Connect server has not the swag plugin (:class:`swag.SwagSetupError` with the command
@@ -136,8 +144,9 @@ def check_session(spark: SparkSession) -> None:
         _spark_connect.check(spark)
         return
     try:
-        cls = spark._jvm.java.lang.Class.forName(
-            "io.swag.spark.SwagSpark", True, spark._jvm.Thread.currentThread().getContextClassLoader()
+        jvm = _py4j(spark)
+        cls = jvm.java.lang.Class.forName(
+            "io.swag.spark.SwagSpark", True, jvm.Thread.currentThread().getContextClassLoader()
         )
     except Exception as e:  # py4j error: class not found
         raise SwagSetupError(
@@ -207,13 +216,13 @@ def aggregate(
     if _is_connect(df):
         from . import _spark_connect
 
-        return _spark_connect.aggregate(df, q.to_json(), json.dumps(options))
+        return cast("DataFrame", _spark_connect.aggregate(df, q.to_json(), json.dumps(options)))
     from pyspark.sql import DataFrame as PyDataFrame
 
     spark = df.sparkSession
     check_session(spark)
     try:
-        jdf = spark._jvm.io.swag.spark.SwagSpark.aggregate(df._jdf, q.to_json(), json.dumps(options))
+        jdf = _py4j(spark).io.swag.spark.SwagSpark.aggregate(df._jdf, q.to_json(), json.dumps(options))
     except Exception as e:
         raise _translate(e) from None
     return PyDataFrame(jdf, spark)
@@ -239,7 +248,7 @@ def executed_plan(spark: SparkSession, metrics_name: str = "swag") -> dict[str, 
         text = _spark_connect.executed_plan(spark, metrics_name)
     else:
         check_session(spark)
-        text = spark._jvm.io.swag.spark.SwagSpark.executedPlan(metrics_name)
+        text = _py4j(spark).io.swag.spark.SwagSpark.executedPlan(metrics_name)
     return None if text is None else json.loads(text)
 
 
@@ -262,6 +271,7 @@ def observed_metrics(progress: Any, name: str = "swag") -> dict[str, int] | None
 
 def split(df: DataFrame) -> tuple[DataFrame, DataFrame]:
     """Splits the output of ``aggregate(..., late="keep")`` into (window rows, late/rejected rows)."""
+    F: Any
     if _is_connect(df):  # pyspark.sql.functions gives classic columns in a process with a classic session
         from pyspark.sql.connect import functions as F
     else:

@@ -24,13 +24,14 @@ from .pipeline import format_summary
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=("spark", "flink", "local"), default="spark",
-                   help="spark (default): the PySpark streaming pipeline (swag.pipeline); flink: the same "
+                   help="spark (default): the PySpark streaming pipeline (swag_apps.pipeline_spark); flink: the same "
                         "on PyFlink (needs .venv-flink); local: the engine-free Citi Bike demo")
     p.add_argument("--data", metavar="DATA", action="append",
                    help="spark/flink: flights (default) or citibike; local (and citibike): Citi Bike CSV "
                         "file(s), a directory of *.csv.gz or a glob, repeatable (default: the packaged sample)")
     p.add_argument("--out", default="swag-demo-out", help="spark/flink: output directory (default: swag-demo-out)")
-    p.add_argument("--batches", type=int, default=24, help="spark: micro-batches to replay (default: 24; flink reads one bounded stream)")
+    p.add_argument("--batches", type=int, default=24,
+                   help="spark: micro-batches to replay (default: 24; flink reads one bounded stream)")
     p.add_argument("--algorithm", default="daba_lite", help="in-order algorithm (default: daba_lite)")
     p.add_argument("--window", type=int, default=60, metavar="MINUTES", help="window length (default: 60)")
     p.add_argument("--top", type=int, default=5, help="peak windows to show (default: 5)")

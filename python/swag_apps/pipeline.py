@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-
 from swag import Query
 from swag import aggregates as A
 
 from .citibike import read_trips
+
 
 @dataclass
 class PipelineResult:

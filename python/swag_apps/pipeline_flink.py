@@ -19,8 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from .citibike import default_files
-from .pipeline import (PipelineResult, citibike_frame, citibike_query, flights_frame, flights_query,
-                       plot_busiest)
+from .pipeline import PipelineResult, citibike_frame, citibike_query, flights_frame, flights_query, plot_busiest
 
 WATERMARK_HOURS = 4
 
@@ -51,11 +50,12 @@ def run_flink(data: str = "flights", out: Path = Path("swag-demo-out-flink"), pr
     """Runs the pipeline on a local Flink mini cluster; writes ``out/windows`` and ``out/late`` (CSV)
     and ``out/plot.png``. ``limit`` keeps the first records (in arrival order) only; ``frame``
     replaces the data set's records (a DataFrame like :func:`swag_apps.pipeline.flights_frame`'s)."""
-    import swag.flink
     from pyflink.common import Duration, Row, Types, WatermarkStrategy
     from pyflink.datastream import StreamExecutionEnvironment
     from pyflink.table import StreamTableEnvironment, TableDescriptor
     from tqdm import tqdm  # type: ignore[import-untyped]
+
+    import swag.flink
 
     stream = stream or sys.stdout
     out = Path(out)

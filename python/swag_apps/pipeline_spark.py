@@ -17,8 +17,7 @@ from typing import IO, Any
 from tqdm import tqdm  # type: ignore[import-untyped]
 
 from .citibike import default_files
-from .pipeline import (PipelineResult, citibike_frame, citibike_query, flights_frame, flights_query,
-                       plot_busiest)
+from .pipeline import PipelineResult, citibike_frame, citibike_query, flights_frame, flights_query, plot_busiest
 
 
 def prepare_flights(in_dir: Path, batches: int) -> tuple[int, int, float]:

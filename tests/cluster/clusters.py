@@ -91,7 +91,7 @@ class Daemons:
             p.wait(timeout=30)
 
     def stop_all(self) -> None:
-        for name, p in list(self.procs.items()):
+        for _name, p in list(self.procs.items()):
             try:
                 os.killpg(p.pid, signal.SIGTERM)
             except ProcessLookupError:

@@ -33,7 +33,6 @@ import argparse
 import bisect
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -105,8 +104,9 @@ class Generator(threading.Thread):
 
 
 def start_query(spark, inp: Path, out: Path, ck: Path, interval: float | None, max_files: int):  # noqa: ANN001, ANN201
-    import swag.spark
     from pyspark.sql import functions as F
+
+    import swag.spark
 
     df = (spark.readStream.schema("k STRING, t LONG, v DOUBLE").option("maxFilesPerTrigger", max_files)
           .parquet(str(inp)))

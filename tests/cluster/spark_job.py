@@ -17,9 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "spark"))
 
+from spark_helpers import SCHEMA, metric_sums  # noqa: E402
+
 import swag  # noqa: E402
 import swag.spark  # noqa: E402
-from spark_helpers import SCHEMA, metric_sums  # noqa: E402
 
 
 def query() -> swag.Query:

@@ -12,10 +12,9 @@ import sys
 import time
 from pathlib import Path
 
+import clusters
 import pytest
 import spark_helpers as h
-
-import clusters
 
 HERE = Path(__file__).resolve().parent
 FILES = 16

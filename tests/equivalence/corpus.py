@@ -40,9 +40,10 @@ import json
 import math
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import swag
 
@@ -490,7 +491,7 @@ def utc(ms: int) -> datetime:
     return EPOCH + timedelta(milliseconds=ms)
 
 
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 # ---------------------------------------------------------------------------------------------------

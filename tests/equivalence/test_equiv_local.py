@@ -6,11 +6,12 @@ local executor in tests/spark/test_equiv_spark.py and tests/flink/test_equiv_fli
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
+
 import swag
-from equivalence.corpus import BASE, BY_ID, CASES, FAR, compare_rows, local, lateness_stream, python_type, utc
+from equivalence.corpus import BASE, BY_ID, CASES, FAR, compare_rows, lateness_stream, local, python_type, utc
 
 
 def _starts(t: int, size: int, slide: int, offset: int) -> list[int]:
@@ -152,7 +153,7 @@ def test_an_unparsable_time_is_rejected_with_its_reason() -> None:
 def test_every_case_runs_and_its_rows_have_the_contract_types() -> None:
     from equivalence.corpus import output_types
 
-    assert utc(BASE) == datetime.fromtimestamp(BASE // 1000, tz=timezone.utc)
+    assert utc(BASE) == datetime.fromtimestamp(BASE // 1000, tz=UTC)
     assert len(lateness_stream()) == 4
     for case in CASES:
         q = case.query()

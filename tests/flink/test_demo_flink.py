@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from engine_guard import require_modules
 
 require_modules("SWAG_REQUIRE_FLINK", "`make venv-flink` installs apache-flink==2.3.0 and the [flink] extras into "

@@ -28,21 +28,38 @@ import time
 from typing import Any
 
 import pytest
+
 from engine_guard import require_flink_jar, require_modules
 
 require_modules("SWAG_REQUIRE_FLINK", "`make venv-flink` installs apache-flink==2.3.0 into .venv-flink (Python 3.11)",
                 "pyflink")
 
-import swag  # noqa: E402
-import swag.flink  # noqa: E402
-from equivalence.corpus import (  # noqa: E402
-    BY_ID, CASES, DOUBLE, KNOWN_GAPS, LIST, LONG, OBJECT, STRING, TIME, check_types, compare_rows, java_text, local,
-    drop_value_gaps, output_types, print_timings, trim,
-)
 from pyflink.common import Row, Types, WatermarkStrategy  # noqa: E402
 from pyflink.common.watermark_strategy import TimestampAssigner  # noqa: E402
 from pyflink.datastream import StreamExecutionEnvironment  # noqa: E402
 from pyflink.table import Schema, StreamTableEnvironment  # noqa: E402
+
+import swag  # noqa: E402
+import swag.flink  # noqa: E402
+from equivalence.corpus import (  # noqa: E402
+    BY_ID,
+    CASES,
+    DOUBLE,
+    KNOWN_GAPS,
+    LIST,
+    LONG,
+    OBJECT,
+    STRING,
+    TIME,
+    check_types,
+    compare_rows,
+    drop_value_gaps,
+    java_text,
+    local,
+    output_types,
+    print_timings,
+    trim,
+)
 
 pytestmark = pytest.mark.flink
 
@@ -282,7 +299,7 @@ def test_flink_paths_equal_the_local_executor(case_id: str) -> None:
         for engine in PATHS:
             gap = KNOWN_GAPS.get((engine, case_id))
             if gap and gap.error:
-                _gap_error(engine, case_id, lambda: _run_alone(engine, case))
+                _gap_error(engine, case_id, lambda engine=engine: _run_alone(engine, case))
             else:
                 checks.append(_build(env, t_env, col, engine, case))
         got = col.run(env) if checks else {}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+
 from engine_guard import require_flink_jar, require_modules
 
 require_modules("SWAG_REQUIRE_FLINK", "`make venv-flink` installs apache-flink==2.3.0 into .venv-flink (Python 3.11)",

@@ -9,19 +9,20 @@ import sys
 from typing import Any
 
 import pytest
-from engine_guard import require_flink_jar, require_modules
 
+from engine_guard import require_flink_jar, require_modules
 
 require_modules("SWAG_REQUIRE_FLINK", "`make venv-flink` installs apache-flink==2.3.0 into .venv-flink (Python 3.11)",
                 "pyflink")
 
-import swag  # noqa: E402
-import swag.flink  # noqa: E402
 from pyflink.common import Row, Types, WatermarkStrategy  # noqa: E402
 from pyflink.common.watermark_strategy import TimestampAssigner  # noqa: E402
 from pyflink.datastream import StreamExecutionEnvironment  # noqa: E402
 from pyflink.table import Schema, StreamTableEnvironment  # noqa: E402
 from pyflink.table.expressions import col  # noqa: E402
+
+import swag  # noqa: E402
+import swag.flink  # noqa: E402
 
 pytestmark = pytest.mark.flink
 
@@ -257,8 +258,16 @@ def test_missing_time_column_is_an_error(env: StreamExecutionEnvironment) -> Non
 
 def test_the_same_errors_as_the_other_front_ends(env: StreamExecutionEnvironment) -> None:
     """The cross-front-end cases (tests/error_cases.py) through py4j: the DataStream and Table paths."""
-    from error_cases import BAD_INPUT, BAD_INPUT_CLASS, BAD_INPUT_MESSAGE, BAD_QUERY, BAD_QUERY_CLASS, BAD_QUERY_MESSAGE
-    from error_cases import COLUMNS, check
+    from error_cases import (
+        BAD_INPUT,
+        BAD_INPUT_CLASS,
+        BAD_INPUT_MESSAGE,
+        BAD_QUERY,
+        BAD_QUERY_CLASS,
+        BAD_QUERY_MESSAGE,
+        COLUMNS,
+        check,
+    )
 
     assert NAMES == COLUMNS
     for spec, cls, message in [(BAD_QUERY, BAD_QUERY_CLASS, BAD_QUERY_MESSAGE),

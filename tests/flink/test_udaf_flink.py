@@ -7,18 +7,20 @@ from __future__ import annotations
 import sys
 
 import pytest
+
 from engine_guard import require_flink_jar, require_modules
 
 require_modules("SWAG_REQUIRE_FLINK", "`make venv-flink` installs apache-flink==2.3.0 into .venv-flink (Python 3.11)",
                 "pyflink")
 
-import swag  # noqa: E402
-import swag.flink  # noqa: E402
 from pyflink.common import Duration, Row, Types, WatermarkStrategy  # noqa: E402
 from pyflink.common.watermark_strategy import TimestampAssigner  # noqa: E402
 from pyflink.datastream import StreamExecutionEnvironment  # noqa: E402
 from pyflink.table import Schema, StreamTableEnvironment  # noqa: E402
 from pyflink.table.expressions import col  # noqa: E402
+
+import swag  # noqa: E402
+import swag.flink  # noqa: E402
 from udaf_cases import TREND, assert_matches, expected, query, require_jar, trace  # noqa: E402
 
 pytestmark = pytest.mark.flink

@@ -99,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     chosen = [m for m in MUTATIONS if not args.only or m.name in args.only.split(",")]
     head = sh(["git", "rev-parse", "--short", "HEAD"], ROOT).stdout.strip()
-    lines = [f"# Mutation smoke check\n",
-             f"Each mutation breaks swag-core on purpose; swag-core's JUnit suite (`mvn -pl jvm test`) must fail.",
+    lines = ["# Mutation smoke check\n",
+             "Each mutation breaks swag-core on purpose; swag-core's JUnit suite (`mvn -pl jvm test`) must fail.",
              f"Command: `make mutation-smoke` (`python tests/mutation/smoke.py --out docs/mutation-report.md`); "
              f"commit {head}; {platform.node()} ({platform.machine()}), {sys.platform}.\n",
              "| mutation | what it breaks | caught | failing tests (count: first few) |", "|---|---|---|---|"]

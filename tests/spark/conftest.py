@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 import pytest
+
 from engine_guard import require_modules
 
 REQUIRE = os.environ.get("SWAG_REQUIRE_SPARK", "") == "1"
@@ -52,8 +53,9 @@ def stream_run(spark, tmp_path_factory):
 def connect_server(tmp_path_factory):
     """One Spark Connect server for the suite, started with the command swag.spark prints
     (connect_server_command: the swag jars, the plugin, RocksDB) on 127.0.0.1 and a free port."""
-    import swag.spark
     from connect_server import free_port, start, stop
+
+    import swag.spark
     from engine_guard import require_modules
 
     require_modules("SWAG_REQUIRE_SPARK", "`make venv` installs the spark extra (grpcio, grpcio-status, "

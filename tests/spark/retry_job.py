@@ -17,12 +17,12 @@ import os
 import sys
 from pathlib import Path
 
-import swag
-import swag.spark
 from pyspark import TaskContext
 from pyspark.sql import functions as F
-
 from spark_helpers import make_batches, metric_sums, millis, source, write_batches
+
+import swag
+import swag.spark
 
 
 def query(pre: bool) -> swag.Query:
@@ -59,7 +59,7 @@ def run(spark, work: Path, pre: bool, fail: bool) -> tuple[list, dict]:
     if sq.exception() is not None:
         raise RuntimeError(str(sq.exception()))
     rows = millis(spark.read.parquet(str(work / name / "out")), "window_start", "window_end").collect()
-    out = sorted((json.dumps(r.asDict(), sort_keys=True) for r in rows))
+    out = sorted(json.dumps(r.asDict(), sort_keys=True) for r in rows)
     return out, metric_sums(list(sq.recentProgress))
 
 

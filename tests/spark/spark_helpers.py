@@ -8,8 +8,9 @@ import json
 import math
 import os
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 BASE = 1_700_000_040_000  # epoch ms, a multiple of 60 s
 SCHEMA = "k STRING, t LONG, v DOUBLE"

@@ -12,14 +12,14 @@ import random
 import subprocess
 import sys
 import textwrap
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-import swag
-import swag.spark
 from spark_helpers import BASE, flush_batches, make_batches, write_batches
 
+import swag
+import swag.spark
 from swag.errors import InvalidQueryError, SwagSetupError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,7 +83,7 @@ def corpus_case(seed: int):
     rng = random.Random(seed)
     keys = ["a", "b", "c", None] if rng.random() < 0.7 else ["x", "y"]
     recs = []
-    for i in range(rng.randint(40, 160)):
+    for _i in range(rng.randint(40, 160)):
         t = BASE + rng.randint(0, 60_000)
         v = float(rng.randint(-50, 50))
         r = rng.random()
@@ -198,9 +198,16 @@ def test_the_same_errors_on_classic_and_connect(spark, connect):
     """The cross-front-end cases (tests/error_cases.py): the same class and message from a classic
     session (py4j: the Java exception object) and from the Connect server (only its class and text
     travel). The bad query is also sent unvalidated, so that the server's QuerySpec raises it."""
-    from error_cases import BAD_INPUT, BAD_INPUT_CLASS, BAD_INPUT_MESSAGE, BAD_QUERY, BAD_QUERY_CLASS, BAD_QUERY_MESSAGE
-    from error_cases import COLUMNS, check
-
+    from error_cases import (
+        BAD_INPUT,
+        BAD_INPUT_CLASS,
+        BAD_INPUT_MESSAGE,
+        BAD_QUERY,
+        BAD_QUERY_CLASS,
+        BAD_QUERY_MESSAGE,
+        COLUMNS,
+        check,
+    )
     from swag import _spark_connect
 
     recs, _, _ = corpus_case(0)
@@ -227,10 +234,9 @@ def test_the_same_errors_on_classic_and_connect(spark, connect):
 
 
 def test_server_without_the_plugin_raises_setup_error_with_the_command(tmp_path):
+    import pyspark
     from connect_server import free_port, start, stop
     from pyspark.sql.connect.session import SparkSession as ConnectSession
-
-    import pyspark
 
     port = free_port()
     script = Path(pyspark.__file__).resolve().parent / "sbin" / "start-connect-server.sh"
@@ -280,9 +286,11 @@ spark = SparkSession.builder.remote(sys.argv[1]).getOrCreate()
 data, out_dir, ck = sys.argv[2], sys.argv[3], sys.argv[4]
 q = (swag.Query(key="origin", time="sched_dep", lateness="1h")
        .window("1h", slide="5min", top=swag.max("dep_delay"), p95=swag.quantile("dep_delay", 0.95)))
-stream = spark.readStream.schema("origin STRING, sched_dep TIMESTAMP, dep_delay DOUBLE").parquet(data).withWatermark("sched_dep", "4 hours")
+stream = (spark.readStream.schema("origin STRING, sched_dep TIMESTAMP, dep_delay DOUBLE").parquet(data)
+          .withWatermark("sched_dep", "4 hours"))
 out = swag.spark.aggregate(stream, q)                 # output_mode="append" | "update"
-sq = out.writeStream.format("parquet").outputMode("append").option("checkpointLocation", ck).trigger(availableNow=True).start(out_dir)
+sq = (out.writeStream.format("parquet").outputMode("append").option("checkpointLocation", ck)
+      .trigger(availableNow=True).start(out_dir))
 sq.awaitTermination()
 history_df = spark.read.parquet(data)
 swag.spark.aggregate(history_df, q).show()            # the same query on a static DataFrame
@@ -294,7 +302,7 @@ print("RESULT " + json.dumps({"rows": [r.asDict() for r in rows], "streamed": st
 
 def test_readme_quick_start_over_connect(connect_server, tmp_path):
     rng = random.Random(5)
-    start = datetime(2013, 1, 1, tzinfo=timezone.utc).timestamp()
+    start = datetime(2013, 1, 1, tzinfo=UTC).timestamp()
     recs = [(rng.choice(["EWR", "JFK", "LGA"]), start + rng.randint(0, 6 * 3600), float(rng.randint(-10, 120)))
             for _ in range(300)]
     import pyarrow as pa

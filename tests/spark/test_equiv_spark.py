@@ -22,13 +22,31 @@ import re
 import time
 
 import pytest
+from spark_helpers import millis, start_available, write_batches
+
 import swag
 import swag.spark
 from equivalence.corpus import (
-    BY_ID, CASES, DOUBLE, FAR, KNOWN_GAPS, LIST, LONG, OBJECT, STRING, TIME, check_types, compare_rows, final_rows,
-    drop_value_gaps, java_text, local, output_types, print_timings, trim,
+    BY_ID,
+    CASES,
+    DOUBLE,
+    FAR,
+    KNOWN_GAPS,
+    LIST,
+    LONG,
+    OBJECT,
+    STRING,
+    TIME,
+    check_types,
+    compare_rows,
+    drop_value_gaps,
+    final_rows,
+    java_text,
+    local,
+    output_types,
+    print_timings,
+    trim,
 )
-from spark_helpers import millis, start_available, write_batches
 
 LONG_TIME = {"basic", "global", "two_keys"}
 FLUSH_AHEAD = 600_000

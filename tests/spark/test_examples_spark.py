@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from test_examples import cancelled, run_example
 
 pd = pytest.importorskip("pandas")

@@ -16,11 +16,10 @@ import random
 import re
 
 import pytest
+from spark_helpers import BASE, run_available, source, write_batches
+
 import swag
 import swag.spark
-from swag.errors import InvalidQueryError
-
-from spark_helpers import BASE, run_available, source, write_batches
 
 # ---- the oracle: explain() text ----
 

@@ -11,7 +11,8 @@ from swag_apps import pipeline_spark
 def test_batch_files_read_back_with_timestamp_schema(spark, tmp_path):
     df = pd.DataFrame({
         "origin": ["JFK", "EWR", "JFK"],
-        "sched_dep": pd.to_datetime(["2013-01-01 05:15:00.123456789", "2013-01-01 05:29:00", "2013-01-01 06:00:00"], format="ISO8601"),
+        "sched_dep": pd.to_datetime(["2013-01-01 05:15:00.123456789", "2013-01-01 05:29:00", "2013-01-01 06:00:00"],
+                                    format="ISO8601"),
         "dep_delay": [2.0, -4.0, 11.0],
     })
     pipeline_spark._write_batches(df, tmp_path, 2)

@@ -4,7 +4,6 @@ checked against a pandas recompute of every window, plus its outputs (Parquet, P
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -18,13 +18,22 @@ import functools
 import math
 
 import pytest
-import swag
-import swag.spark
-
 from spark_helpers import (
-    by_window, diff, finish, flush_batches, make_batches, metric_sums, millis, source, start_available, watermarks,
+    by_window,
+    diff,
+    finish,
+    flush_batches,
+    make_batches,
+    metric_sums,
+    millis,
+    source,
+    start_available,
+    watermarks,
     write_batches,
 )
+
+import swag
+import swag.spark
 
 PAIRS = [("20s/10s", 20_000, 10_000), ("60s/10s", 60_000, 10_000)]
 FIELDS = ("mx", "mn", "s", "n", "avg", "sd", "c")
@@ -91,7 +100,7 @@ def builtin_rows(dfs, names: tuple[str, ...] = FIELDS) -> dict:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _stream_run(spark, tmp_root: str, seed: int, pre: bool = False):
     """The differential run of ``seed``; ``pre``: without collect, so that swag pre-aggregates."""
     from pathlib import Path

@@ -21,10 +21,10 @@ from collections import defaultdict
 from typing import Any
 
 import pytest
+from spark_helpers import BASE, finish, millis, start_available, write_batches
+
 import swag
 import swag.spark
-
-from spark_helpers import BASE, finish, millis, start_available, write_batches
 
 SIZE, SLIDE = 4_000, 2_000  # the time window
 SIZE2, SLIDE2 = 6_000, 3_000  # the second time window (its own group in the plan test)
@@ -173,7 +173,8 @@ def test_two_time_groups(spark, tmp_path, streaming):
     plan = _two_group_plan(spark)
     batches = _batches(14)
     records = [r for b in batches for r in b]
-    from pyspark.sql import DataFrame, functions as F
+    from pyspark.sql import DataFrame
+    from pyspark.sql import functions as F
 
     if streaming:
         from spark_helpers import source

@@ -9,13 +9,12 @@ from collections import Counter, defaultdict
 from datetime import UTC, datetime
 
 import pytest
-import swag
-import swag.spark
-from swag.errors import InvalidInputError, InvalidQueryError, SwagError, SwagSetupError
-
 from spark_helpers import BASE, diff, finish, metric_sums, millis, source, watermarks, write_batches
 from test_spark_differential import DELAY, FIELDS, FIELDS_PRE, preaggregates, swag_query, swag_rows
 
+import swag
+import swag.spark
+from swag.errors import InvalidInputError, InvalidQueryError, SwagError, SwagSetupError
 
 # ---- restart ----
 
@@ -422,7 +421,8 @@ def test_missing_column_is_named(spark, rate):
 def test_invalid_input_raises_invalid_input_error(spark, rate):
     """An input that does not fit the query (Java kind INVALID_INPUT) -> InvalidInputError, a subclass
     of InvalidQueryError, with the Java message without its kind prefix."""
-    with pytest.raises(InvalidInputError, match="^the streaming input has no watermark on its time column 'ts'.*withWatermark") as info:
+    with pytest.raises(InvalidInputError,
+                       match="^the streaming input has no watermark on its time column 'ts'.*withWatermark") as info:
         swag.spark.aggregate(rate, _q())
     assert info.value.java_exception is not None
     assert "at io.swag" not in str(info.value)  # the message, not the Java stack trace

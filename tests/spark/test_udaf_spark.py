@@ -7,9 +7,10 @@ from __future__ import annotations
 import math
 
 import pytest
+from spark_helpers import finish, flush_batches, millis, source, start_available, write_batches
+
 import swag
 import swag.spark
-from spark_helpers import finish, flush_batches, millis, source, start_available, write_batches
 from udaf_cases import TOPK, assert_matches, expected, query, rejected_count, require_jar, trace
 
 
@@ -94,8 +95,8 @@ def test_over_spark_connect_equals_classic(spark, connect):
     rows = [(r["k"], r["t"], r["v"]) for r in recs]
     outs = []
     for session in (spark, connect):
-        from pyspark.sql.connect import functions as CF
         from pyspark.sql import functions as F
+        from pyspark.sql.connect import functions as CF
 
         fns = CF if session is connect else F
         df = session.createDataFrame(rows, "k STRING, t LONG, v DOUBLE")
