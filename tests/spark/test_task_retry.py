@@ -1,4 +1,4 @@
-"""Task retries give exact results (issue 6): every task of the stage that runs the swag operator
+"""Task retries give exact results: every task of the stage that runs the swag operator
 fails its first attempt after swag has updated its state and its executor-side cache, Spark
 retries it from the state store's last committed version, and the output equals a run without
 failures. Runs retry_job.py in its own process (master ``local[2,4]``: local mode retries a task
