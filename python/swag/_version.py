@@ -1,3 +1,9 @@
-"""The package version (keep in step with ``version`` in pyproject.toml; a test checks)."""
+"""The package version: the installed distribution's, whose one source is ``<revision>`` in the
+root pom.xml (setup.py), so the wheel and the jars carry the same version."""
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("swag-windows")
+except PackageNotFoundError:  # imported from a source tree that was never installed
+    __version__ = "0+unknown"
