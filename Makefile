@@ -154,6 +154,14 @@ bench-flink-ratios:
 bench-flink-repeat:
 	$(FLINK_BENCH) repeat target/bench-flink-repeat.csv
 
+# Engine ceilings (docs/benchmarks-flink.md "Engine ceilings"): swag against a pass-through keyed
+# operator in the same job graph (Long key, and a Row key as swag's), alternating, at window/slide
+# 1 ... 8,192; FLINK_CEILING_ROUNDS rounds per invocation (3: about 2.5 min under the lock)
+FLINK_CEILING_ROUNDS ?= 3
+.PHONY: bench-flink-ceiling
+bench-flink-ceiling:
+	$(FLINK_BENCH) ceiling target/bench-flink-ceiling.csv $(FLINK_CEILING_ROUNDS)
+
 # A job whose keyed state is more than 10x the JVM heap (256 MB): 4,000 keys, a count-min sketch of
 # 64 KB per slice, RocksDB, a 4-key cache; exact results checked against an oracle (BigStateBench;
 # FLINK_BIG_STATE_ARGS: backend keys slices slides records-per-slice sketch-width cache-keys)
@@ -193,6 +201,21 @@ bench-spark: build
 	uptime
 	$(PY) -m swag.bench_spark plot --throughput docs/bench/spark-throughput-latest.json \
 	  --window-size docs/bench/spark-window-size-latest.json --png docs/bench/spark-latest.png
+
+# Engine ceilings (docs/benchmarks-spark.md "Engine ceilings"): swag (pre-aggregated and off)
+# against the same pipeline with a no-op processor (io.swag.spark.bench.NoOpPipeline, a jar of the
+# Spark connector's test classes), window/slide 1 ... 1,000; SPARK_CEILING_ROUNDS invocations of
+# one round each (about 1.5 min each under the lock), the engine order rotating between rounds
+SPARK_CEILING_ROUNDS ?= 3
+.PHONY: bench-spark-ceiling
+bench-spark-ceiling: build
+	jar cf connectors/spark/target/swag-spark-bench.jar -C connectors/spark/target/test-classes io/swag/spark/bench
+	rm -f docs/bench/spark-ceilings-latest.csv
+	@for r in $$(seq 0 $$(($(SPARK_CEILING_ROUNDS) - 1))); do \
+	  uptime; \
+	  $(BENCH_LOCK) $(PY) -m swag.bench_spark ceiling --first-round $$r --out docs/bench/spark-ceilings-latest-$$r.json \
+	    --csv docs/bench/spark-ceilings-latest.csv || exit 1; \
+	done; uptime
 
 # ==== Real clusters (docs/operations.md) ====================================================
 # Flink session cluster (pyflink's bin scripts) and Spark standalone cluster (pyspark's spark-class)

@@ -11,6 +11,12 @@ file (``--builtin-budget`` exploded rows per file); records/s is what each engin
 10^3..10^6 entries per key (one key, one record per ms): a fill phase of large batches, then
 ``--batches`` measured batches of ``--batch`` records (each also evicts ``--batch`` entries).
 
+``python -m swag.bench_spark ceiling`` -- swag's records/s against the engine's ceiling: the same
+streaming pipeline with a processor that reads every row and emits nothing (engine ``noop``,
+``io.swag.spark.bench.NoOpPipeline`` from a jar of connectors/spark's test classes, ``--bench-jar``),
+engines alternating in each round, with the per-batch breakdown of ``durationMs`` and the state
+operator's own time.
+
 ``python -m swag.bench_spark plot`` -- the PNG from the two JSON files.
 
 Times are Spark's own per-batch ``durationMs.triggerExecution`` from the query progress; the first
@@ -41,7 +47,7 @@ def _log(msg: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {msg}", file=sys.stderr, flush=True)
 
 
-def _session(driver_memory: str, extra: Sequence[str] = ()) -> Any:
+def _session(driver_memory: str, extra: Sequence[str] = (), jars: Sequence[str] = ()) -> Any:
     import swag.spark
 
     conf = {"spark.driver.memory": driver_memory, "spark.sql.streaming.numRecentProgressUpdates": "1000"}
@@ -50,7 +56,7 @@ def _session(driver_memory: str, extra: Sequence[str] = ()) -> Any:
         if not sep or not k:
             raise SystemExit(f"--conf: expected KEY=VALUE, got {kv!r}")
         conf[k] = v
-    spark = swag.spark.session("swag-bench", shuffle_partitions=2, conf=conf)
+    spark = swag.spark.session("swag-bench", shuffle_partitions=2, conf=conf, jars=list(jars) or None)
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 
@@ -83,7 +89,7 @@ def _source(spark: Any, directory: Path, delay_ms: int) -> Any:
 
 
 FUNCTIONS = ("max-stddev", "sketches")
-ENGINES = ("swag", "swag-off", "builtin")
+ENGINES = ("swag", "swag-off", "builtin", "noop")
 
 
 def _engines(text: str) -> list[str]:
@@ -208,6 +214,95 @@ def throughput(args: argparse.Namespace) -> dict[str, Any]:
         spark.stop()
         shutil.rmtree(root, ignore_errors=True)
     return _result("throughput", args, load_before, results, session=session_conf)
+
+
+BATCH_PARTS = ("addBatch", "queryPlanning", "getBatch", "latestOffset", "walCommit", "commitOffsets", "triggerExecution")
+
+
+def _noop(spark: Any, df: Any) -> Any:
+    """The ceiling pipeline (engine ``noop``): NoOpPipeline.noop over (k, ts, v)."""
+    from pyspark.sql import DataFrame
+
+    return DataFrame(spark._jvm.io.swag.spark.bench.NoOpPipeline.noop(df._jdf, "k", "ts", "v"), spark)
+
+
+def _breakdown(progress: list[dict[str, Any]], skip: int = 1) -> dict[str, Any]:
+    """Medians over the timed data batches: each ``durationMs`` part, and the state operator's own
+    time (``allUpdatesTimeMs`` + ``allRemovalsTimeMs``: its input rows, timers and evictions) and
+    ``commitTimeMs``."""
+    data = [p for p in progress if p["numInputRows"] > 0]
+    timed = data[skip:] if len(data) > skip else data
+    r: dict[str, Any] = {}
+    for k in BATCH_PARTS:
+        r[f"median_{k}_ms"] = statistics.median(p["durationMs"].get(k, 0) for p in timed) if timed else None
+    ops = [p["stateOperators"][0] for p in timed if p.get("stateOperators")]
+    r["median_operator_ms"] = (statistics.median(o.get("allUpdatesTimeMs", 0) + o.get("allRemovalsTimeMs", 0)
+                                                 for o in ops) if ops else None)
+    r["median_state_commit_ms"] = statistics.median(o.get("commitTimeMs", 0) for o in ops) if ops else None
+    return r
+
+
+CEILING_CSV = ("round", "ratio", "engine", "records", "timed_records", "timed_ms", "records_per_s", "median_batch_ms",
+               *(f"median_{k}_ms" for k in BATCH_PARTS if k != "triggerExecution"), "median_operator_ms",
+               "median_state_commit_ms")
+
+
+def ceiling(args: argparse.Namespace) -> dict[str, Any]:
+    """Per round and window/slide, each engine once (the order rotating), over the same files."""
+    jars = [str(args.bench_jar)] if "noop" in args.engines else []
+    if jars and not args.bench_jar.is_file():
+        raise SystemExit(f"--bench-jar {args.bench_jar}: not found (make bench-spark-ceiling builds it)")
+    spark = _session(args.driver_memory, args.conf, jars)
+    root = Path(tempfile.mkdtemp(prefix="swag-bench-spark-ceil-"))
+    results: list[dict[str, Any]] = []
+    load_before = _uptime()
+    try:
+        d = root / "in"
+        write_files(d, [args.per_file] * args.files, args.keys, args.step_ms, args.disorder_ms, seed=1)
+        run = 0
+        # warm-up, not recorded: each engine once over the first files (JIT, code generation)
+        w = root / "warm"
+        w.mkdir()
+        for f in sorted(d.iterdir())[:2]:
+            os.link(f, w / f.name)
+        for engine in args.engines:
+            df = _source(spark, w, args.disorder_ms)
+            run += 1
+            _run(_noop(spark, df) if engine == "noop" else _swag(df, 10 * SLIDE_MS, SLIDE_MS,
+                 "off" if engine == "swag-off" else "auto"), root / f"ck-{run}")
+        _log("warmed up")
+        for rnd in range(args.first_round, args.first_round + args.rounds):
+            for i, ratio in enumerate(args.ratios):
+                size = ratio * SLIDE_MS
+                n = len(args.engines)
+                for e in range(n):
+                    engine = args.engines[(rnd + i + e) % n]
+                    df = _source(spark, d, args.disorder_ms)
+                    out = (_noop(spark, df) if engine == "noop"
+                           else _swag(df, size, SLIDE_MS, "off" if engine == "swag-off" else "auto"))
+                    run += 1
+                    progress = _run(out, root / f"ck-{run}")
+                    s = _summary(progress)
+                    s.update(_breakdown(progress))
+                    s.update(round=rnd, engine=engine, ratio=ratio, size_ms=size, slide_ms=SLIDE_MS,
+                             median_batch_ms=s["median_triggerExecution_ms"])
+                    results.append(s)
+                    _log(f"round {rnd} ratio {ratio:>5} {engine:>8}: {s['records_per_s']} records/s, median batch "
+                         f"{s['median_batch_ms']} ms (addBatch {s['median_addBatch_ms']}, operator "
+                         f"{s['median_operator_ms']}, state commit {s['median_state_commit_ms']})")
+    finally:
+        spark.stop()
+        shutil.rmtree(root, ignore_errors=True)
+    if args.csv is not None:
+        args.csv.parent.mkdir(parents=True, exist_ok=True)
+        new = not args.csv.exists()
+        with args.csv.open("a") as f:
+            if new:
+                f.write(",".join(CEILING_CSV) + "\n")
+            for r in results:
+                f.write(",".join("" if r.get(k) is None else str(r[k]) for k in CEILING_CSV) + "\n")
+        _log(f"appended {len(results)} rows to {args.csv}")
+    return _result("ceiling", args, load_before, results)
 
 
 def backfill(args: argparse.Namespace) -> dict[str, Any]:
@@ -388,6 +483,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     b.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE")
     b.add_argument("--out", type=Path, required=True)
     b.set_defaults(func=backfill)
+    c = sub.add_parser("ceiling", help="swag vs the same pipeline with a no-op processor (noop), alternating")
+    c.add_argument("--ratios", type=_ints, default=[1, 10, 100, 1000])
+    c.add_argument("--engines", type=_engines, default=["swag", "swag-off", "noop"])
+    c.add_argument("--rounds", type=int, default=1)
+    c.add_argument("--first-round", type=int, default=0,
+                   help="the first round's number (it sets the engine order: several invocations continue the rotation)")
+    c.add_argument("--files", type=int, default=6, help="micro-batches per run")
+    c.add_argument("--per-file", type=int, default=250_000, help="records per micro-batch")
+    c.add_argument("--keys", type=int, default=8)
+    c.add_argument("--step-ms", type=int, default=10)
+    c.add_argument("--disorder-ms", type=int, default=2_000)
+    c.add_argument("--driver-memory", default="4g")
+    c.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE")
+    c.add_argument("--bench-jar", type=Path, default=Path("connectors/spark/target/swag-spark-bench.jar"),
+                   help="jar of io.swag.spark.bench (connectors/spark's test classes)")
+    c.add_argument("--csv", type=Path, help="also append one line per run to this CSV")
+    c.add_argument("--out", type=Path, required=True)
+    c.set_defaults(func=ceiling)
     w = sub.add_parser("window-size", help="swag per-batch time vs window size")
     w.add_argument("--sizes", type=_ints, default=[1_000, 10_000, 100_000, 1_000_000])
     w.add_argument("--slide-ms", type=int, default=1_000)

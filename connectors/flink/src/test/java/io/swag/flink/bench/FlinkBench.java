@@ -38,6 +38,9 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.streaming.api.functions.windowing.WindowFunction;
 import org.apache.flink.streaming.api.windowing.windows.GlobalWindow;
 import org.apache.flink.streaming.api.windowing.windows.TimeWindow;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.Collector;
 
@@ -48,7 +51,9 @@ import org.apache.flink.util.Collector;
  * no rate limit), timestamps and watermarks, the window operator (parallelism 1), a discarding sink.
  * Records/s = records / job net runtime. Run: {@code make bench-flink} (see docs/benchmarks-flink.md);
  * arguments: {@code full}, {@code quick} (smaller inputs), {@code repeat} (window/slide 1 and 10 only,
- * 5 alternating rounds per engine), {@code ratios} (swag alone at every window/slide, 3 rounds) or {@code smoke} (tiny inputs, checks that every job runs; its
+ * 5 alternating rounds per engine), {@code ratios} (swag alone at every window/slide, 3 rounds), {@code ceiling} (swag and a
+ * pass-through keyed operator, the job graph's ceiling, alternating at each window/slide; then the
+ * rounds and the ratios, e.g. {@code ceiling out.csv 3 1,10}) or {@code smoke} (tiny inputs, checks that every job runs; its
  * figures mean nothing), output CSV path (default target/bench-flink.csv).
  *
  * <p>Not a unit test: a main class in the test sources so that it sees the test-scope Flink runtime.
@@ -157,6 +162,41 @@ public final class FlinkBench {
         .window(WindowSpec.time(size, slide).aggregate("mx", "max", "v")).build();
     SwagWindows.aggregate(source(env, n, disorder), q).sinkTo(new DiscardingSink<>());
     return run(env, n, "swag time " + size + "/" + slide);
+  }
+
+  /**
+   * The ceiling of the job graph: the same source, timestamps and {@code keyBy(k)} (a {@code BIGINT}
+   * key, or with {@code rowKey} a one-column {@code Row} as swag keys by), then a keyed operator that forwards every record (one row out per record, as swag emits at
+   * every window/slide of this benchmark: one row per key and slide), then the sink.
+   */
+  static double passthrough(long n, long size, boolean rowKey) throws Exception {
+    StreamExecutionEnvironment env = env();
+    DataStream<Row> in = source(env, n, 0);
+    (rowKey ? in.keyBy(new RowKey(), new RowTypeInfo(Types.LONG)) : in.keyBy(r -> (Long) r.getField(0), Types.LONG))
+        .transform("passthrough", TYPE, new PassThrough()).sinkTo(new DiscardingSink<>());
+    return run(env, n, "passthrough " + size + (rowKey ? " row key" : ""));
+  }
+
+  /** The key as swag's operator keys it: a {@code Row} of the key columns (here one, {@code k}). */
+  static final class RowKey implements org.apache.flink.api.java.functions.KeySelector<Row, Row> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Row getKey(Row in) {
+      Row k = new Row(1);
+      k.setField(0, in.getField(0));
+      return k;
+    }
+  }
+
+  /** A keyed operator that does nothing but forward each record (Flink still sets the key per record). */
+  static final class PassThrough extends AbstractStreamOperator<Row> implements OneInputStreamOperator<Row, Row> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void processElement(StreamRecord<Row> element) {
+      output.collect(element);
+    }
   }
 
   static double builtinTime(long n, long size, long slide, long disorder) throws Exception {
@@ -284,9 +324,11 @@ public final class FlinkBench {
     // warm-up (JIT, mini cluster start)
     swagTime(base / 4, 160, 16, 0);
     builtinTime(base / 4, 160, 16, 0);
-    if (mode.equals("profile")) { // swag at window/slide 1, for a profiler (no CSV)
-      for (int i = 0; i < 3; i++) {
-        o.println("swag window/slide 1: " + swagTime(base, KEYS, KEYS, 0));
+    if (mode.equals("profile")) { // swag at window/slide 1 (or args[2]), for a profiler (no CSV); args[3] rounds
+      long ratio = args.length > 2 ? Long.parseLong(args[2]) : 1;
+      int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+      for (int i = 0; i < rounds; i++) {
+        o.println("swag window/slide " + ratio + ": " + swagTime(base, ratio * KEYS, KEYS, 0));
       }
       return;
     }
@@ -295,6 +337,33 @@ public final class FlinkBench {
       for (int round = 0; round < 3; round++) {
         for (long ratio : new long[] {1, 10, 100, 1000, 8192}) {
           add(lines, o, "time_window_swag", ratio, "swag", base, swagTime(base, ratio * KEYS, KEYS, 0));
+        }
+      }
+      Files.write(Path.of(outPath), lines);
+      o.println("wrote " + outPath);
+      return;
+    }
+    if (mode.equals("ceiling")) {
+      // swag against the pass-through ceiling at each window/slide, alternating which goes first;
+      // args: rounds (default 3), window/slide ratios (default 1,10,100,1000,8192)
+      int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+      long[] ratios = args.length > 3 ? java.util.Arrays.stream(args[3].split(",")).mapToLong(Long::parseLong).toArray()
+          : new long[] {1, 10, 100, 1000, 8192};
+      passthrough(base / 4, KEYS, false);
+      passthrough(base / 4, KEYS, true);
+      String[] engines = {"swag", "passthrough", "passthrough_rowkey"};
+      for (int round = 0; round < rounds; round++) {
+        for (int i = 0; i < ratios.length; i++) {
+          long size = ratios[i] * KEYS;
+          for (int e = 0; e < engines.length; e++) {
+            String engine = engines[(round + i + e) % engines.length];
+            double rps = switch (engine) {
+              case "swag" -> swagTime(base, size, KEYS, 0);
+              case "passthrough" -> passthrough(base, size, false);
+              default -> passthrough(base, size, true);
+            };
+            add(lines, o, "time_window_ceiling", ratios[i], engine, base, rps);
+          }
         }
       }
       Files.write(Path.of(outPath), lines);
