@@ -135,9 +135,9 @@ test-flink-python: venv-flink
 # Flink throughput benchmarks (docs/benchmarks-flink.md): swag vs built-in sliding windows and SQL HOP
 # (built in the reactor, nothing installed into ~/.m2; timed runs hold /tmp/swag-bench.lock)
 FLINK_BENCH_HEAP ?= 3g
-FLINK_BENCH_CP = mvn -B -q -ntp -pl connectors/flink -am -DskipTests package dependency:build-classpath \
-	  -Dmdep.includeScope=test -Dmdep.outputFile=target/bench.cp && cd connectors/flink && uptime && \
-	  flock /tmp/swag-bench.lock java -Xmx$(FLINK_BENCH_HEAP) -cp target/test-classes:target/classes:$$(cat target/bench.cp)
+FLINK_BENCH_CP = mvn -B -q -ntp -pl benchmarks/flink -am -DskipTests package dependency:build-classpath \
+	  -Dmdep.outputFile=target/bench.cp && cd benchmarks/flink && uptime && \
+	  flock /tmp/swag-bench.lock java -Xmx$(FLINK_BENCH_HEAP) -cp target/classes:$$(cat target/bench.cp)
 FLINK_BENCH = $(FLINK_BENCH_CP) io.swag.flink.bench.FlinkBench
 
 bench-flink:
@@ -195,25 +195,29 @@ BENCH_LOCK ?= flock /tmp/swag-bench.lock
 .PHONY: bench-spark
 bench-spark: build
 	uptime
-	$(BENCH_LOCK) $(PY) -m swag.bench_spark throughput --ratios 1,10,100 --files 8 --per-file 500000 \
+	$(BENCH_LOCK) $(PY) benchmarks/spark/bench_spark.py throughput --ratios 1,10,100 --files 8 --per-file 500000 \
 	  --builtin-budget 100000000 --out docs/bench/spark-throughput-latest.json
-	$(BENCH_LOCK) $(PY) -m swag.bench_spark window-size --out docs/bench/spark-window-size-latest.json
+	$(BENCH_LOCK) $(PY) benchmarks/spark/bench_spark.py window-size --out docs/bench/spark-window-size-latest.json
 	uptime
-	$(PY) -m swag.bench_spark plot --throughput docs/bench/spark-throughput-latest.json \
+	$(PY) benchmarks/spark/bench_spark.py plot --throughput docs/bench/spark-throughput-latest.json \
 	  --window-size docs/bench/spark-window-size-latest.json --png docs/bench/spark-latest.png
 
 # Engine ceilings (docs/benchmarks-spark.md "Engine ceilings"): swag (pre-aggregated and off)
-# against the same pipeline with a no-op processor (io.swag.spark.bench.NoOpPipeline, a jar of the
-# Spark connector's test classes), window/slide 1 ... 1,000; SPARK_CEILING_ROUNDS invocations of
+# against the same pipeline with a no-op processor (benchmarks/spark/NoOpPipeline.java, compiled into
+# benchmarks/spark/target/swag-spark-bench.jar), window/slide 1 ... 1,000; SPARK_CEILING_ROUNDS invocations of
 # one round each (about 1.5 min each under the lock), the engine order rotating between rounds
 SPARK_CEILING_ROUNDS ?= 3
 .PHONY: bench-spark-ceiling
 bench-spark-ceiling: build
-	jar cf connectors/spark/target/swag-spark-bench.jar -C connectors/spark/target/test-classes io/swag/spark/bench
+	rm -rf benchmarks/spark/target && mkdir -p benchmarks/spark/target/classes
+	javac -nowarn -d benchmarks/spark/target/classes \
+	  -cp "$(VENV)/lib/python3.11/site-packages/pyspark/jars/*:connectors/spark/target/classes:jvm/target/classes" \
+	  benchmarks/spark/NoOpPipeline.java
+	jar cf benchmarks/spark/target/swag-spark-bench.jar -C benchmarks/spark/target/classes io/swag/spark/bench
 	rm -f docs/bench/spark-ceilings-latest.csv
 	@for r in $$(seq 0 $$(($(SPARK_CEILING_ROUNDS) - 1))); do \
 	  uptime; \
-	  $(BENCH_LOCK) $(PY) -m swag.bench_spark ceiling --first-round $$r --out docs/bench/spark-ceilings-latest-$$r.json \
+	  $(BENCH_LOCK) $(PY) benchmarks/spark/bench_spark.py ceiling --first-round $$r --out docs/bench/spark-ceilings-latest-$$r.json \
 	    --csv docs/bench/spark-ceilings-latest.csv || exit 1; \
 	done; uptime
 

@@ -1,5 +1,5 @@
 """Plots target/bench-flink.csv (FlinkBench output) as docs/benchmarks-flink.png and prints a
-markdown table. Usage: python connectors/flink/bench_plot.py [csv] [png]"""
+markdown table. Usage: python benchmarks/flink/bench_plot.py [csv] [png]"""
 
 from __future__ import annotations
 

@@ -1,23 +1,23 @@
 """Engine benchmarks of swag on Spark (docs/benchmarks-spark.md), one Spark session per run.
 
-``python -m swag.bench_spark throughput`` -- records/s and state size of the swag operator vs
+``python benchmarks/spark/bench_spark.py throughput`` -- records/s and state size of the swag operator vs
 Spark's built-in ``groupBy(k, window(ts, size, slide)).agg(max, stddev)`` (same watermark, append
 mode, RocksDB state store for both), for window/slide = 1, 10, 100, 1,000, 10,000. Same source
 (Parquet files, one per micro-batch, ``maxFilesPerTrigger=1``) and sink (``noop``) for both. The
 built-in turns every record into window/slide rows, so at large ratios it gets fewer records per
 file (``--builtin-budget`` exploded rows per file); records/s is what each engine achieved.
 
-``python -m swag.bench_spark window-size`` -- the swag operator's per-batch time at window sizes of
+``python benchmarks/spark/bench_spark.py window-size`` -- the swag operator's per-batch time at window sizes of
 10^3..10^6 entries per key (one key, one record per ms): a fill phase of large batches, then
 ``--batches`` measured batches of ``--batch`` records (each also evicts ``--batch`` entries).
 
-``python -m swag.bench_spark ceiling`` -- swag's records/s against the engine's ceiling: the same
+``python benchmarks/spark/bench_spark.py ceiling`` -- swag's records/s against the engine's ceiling: the same
 streaming pipeline with a processor that reads every row and emits nothing (engine ``noop``,
-``io.swag.spark.bench.NoOpPipeline`` from a jar of connectors/spark's test classes, ``--bench-jar``),
+``io.swag.spark.bench.NoOpPipeline`` from benchmarks/spark/NoOpPipeline.java, ``--bench-jar``),
 engines alternating in each round, with the per-batch breakdown of ``durationMs`` and the state
 operator's own time.
 
-``python -m swag.bench_spark plot`` -- the PNG from the two JSON files.
+``python benchmarks/spark/bench_spark.py plot`` -- the PNG from the two JSON files.
 
 Times are Spark's own per-batch ``durationMs.triggerExecution`` from the query progress; the first
 data batch of each run (JIT, code generation, state store start) is left out of the rates.
@@ -36,8 +36,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 BASE = 1_700_000_000_000  # epoch ms
 SLIDE_MS = 1_000
@@ -443,7 +444,7 @@ def _ints(s: str) -> list[int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m swag.bench_spark", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python benchmarks/spark/bench_spark.py", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
     t = sub.add_parser("throughput", help="swag vs built-in window(): records/s and state size")
     t.add_argument("--ratios", type=_ints, default=[1, 10, 100, 1000, 10000])
@@ -496,8 +497,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument("--disorder-ms", type=int, default=2_000)
     c.add_argument("--driver-memory", default="4g")
     c.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE")
-    c.add_argument("--bench-jar", type=Path, default=Path("connectors/spark/target/swag-spark-bench.jar"),
-                   help="jar of io.swag.spark.bench (connectors/spark's test classes)")
+    c.add_argument("--bench-jar", type=Path, default=Path("benchmarks/spark/target/swag-spark-bench.jar"),
+                   help="jar of io.swag.spark.bench (make bench-spark-ceiling builds it from benchmarks/spark/NoOpPipeline.java)")
     c.add_argument("--csv", type=Path, help="also append one line per run to this CSV")
     c.add_argument("--out", type=Path, required=True)
     c.set_defaults(func=ceiling)
