@@ -4,7 +4,7 @@ package io.swag.core;
  * A growable array of partial aggregates of one {@link AggregateFunction}, addressed by slot index.
  *
  * <p>Every aggregator in swag is written once against this class: it moves slot indices around and
- * asks the store to {@link #combine}, {@link #copy} or {@link #lift} into slots. The store decides the
+ * asks the store to {@link #combine}, {@link #copy} or {@code lift*} into slots. The store decides the
  * representation: a {@code double[]} or {@code long[]} with a fixed number of words per partial for
  * numeric functions (no boxing, no allocation per record), or an {@code Object[]} for sketches and
  * other object partials.

@@ -50,6 +50,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ({@link ExplainedPlan}). The SQL function {@code swag_window} publishes its read-back as the same
  * gauge.
  */
+@SuppressWarnings("try") // Flink's CloseableIterator.close() is declared to throw InterruptedException
 class ExecutedPlanTest {
   static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 

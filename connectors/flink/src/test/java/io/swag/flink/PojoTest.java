@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Java users get POJOs: {@link SwagWindows#asPojos} carries the same values as the result Rows. */
+@SuppressWarnings("try") // Flink's CloseableIterator.close() is declared to throw InterruptedException
 class PojoTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();

@@ -28,6 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * run, for the hashmap, rocksdb and forst state backends. Output through the checkpointed collect
  * sink (exactly-once), compared as a sorted multiset of rows plus the late records.
  */
+@SuppressWarnings("try") // Flink's CloseableIterator.close() is declared to throw InterruptedException
 class RestoreTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();

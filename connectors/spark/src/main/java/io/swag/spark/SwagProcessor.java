@@ -164,7 +164,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   }
 
   @Override
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // arrays of generic state handles
   public void init(OutputMode outputMode, TimeMode timeMode) {
     groups = layout.groups(finalOnly, preaggregated);
     timeGroups = groups.time().size();

@@ -114,6 +114,8 @@ public class CitiBikeBench {
 
   /** Thrown when the data is absent: no stack trace, the message says what to do. */
   static final class DataAbsent extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     DataAbsent(String message) {
       super(message, null, false, false);
     }

@@ -10,7 +10,7 @@ import io.swag.core.AggregateFunction;
  * operation is worst-case O(1): at most 1 combine per query, 4 per insert, 3 per evict. 2n stored
  * partials.
  *
- * <p>Invariants (checked by {@link #checkInvariants}): the size invariant
+ * <p>Invariants (checked by {@code checkInvariants}): the size invariant
  * {@code (|l_F| = 0 ∧ |l_B| = 0) ∨ (|l_L| + |l_R| + |l_A| + 1 = |l_F| - |l_B| ∧ |l_L| = |l_R|)}
  * and the partial-aggregate invariants of the paper.
  */

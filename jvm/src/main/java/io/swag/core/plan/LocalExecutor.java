@@ -15,7 +15,8 @@ import java.util.Map;
  * operators.
  *
  * <p>Per record: the key columns (null: rejected), the time (event-time column: a number of epoch ms,
- * {@link Instant}, {@link Date}, {@link OffsetDateTime}/{@link ZonedDateTime}, {@link LocalDateTime}
+ * {@link java.time.Instant}, {@link java.util.Date}, {@link java.time.OffsetDateTime},
+ * {@link java.time.ZonedDateTime}, {@link java.time.LocalDateTime}
  * as UTC, or a string holding an integer or an ISO-8601 instant/local date-time; null or anything else:
  * rejected; no time column: the arrival counter 0, 1, 2, ..., and the watermark follows it), NaN in
  * an aggregate column (rejected), then each group ({@link TimeGroupExecutor},

@@ -73,7 +73,9 @@ public final class Plan {
       if (!(gl.get(i) instanceof Map)) {
         throw new SwagException(Kind.INVALID_QUERY, "groups[" + i + "]: expected an object");
       }
-      groups.add(GroupPlan.fromMap("groups[" + i + "]", (Map<String, Object>) gl.get(i)));
+      @SuppressWarnings("unchecked") // a JSON object (Json.parse) is a Map<String, Object>
+      Map<String, Object> g = (Map<String, Object>) gl.get(i);
+      groups.add(GroupPlan.fromMap("groups[" + i + "]", g));
     }
     return new Plan(spec, groups);
   }

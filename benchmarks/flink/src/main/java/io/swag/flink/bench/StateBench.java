@@ -72,7 +72,7 @@ public final class StateBench {
 
     @Override
     public Row map(Long i) {
-      return Row.of((long) (i % keys), i / 4, (double) ((i * 7919) % 10_007));
+      return Row.of(i % keys, i / 4, (double) ((i * 7919) % 10_007));
     }
   }
 

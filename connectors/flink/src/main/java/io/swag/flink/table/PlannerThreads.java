@@ -90,6 +90,7 @@ public final class PlannerThreads {
    * config after the environment exists does neither reliably: the planner loads functions through
    * the class loader the environment created at start-up.
    */
+  @SuppressWarnings("try") // CloseableIterator.close() is declared to throw InterruptedException
   public static void addJars(TableEnvironment tEnv, String[] paths) {
     ensureMetadataProvider(tEnv);
     java.util.Set<String> have = new java.util.HashSet<>();

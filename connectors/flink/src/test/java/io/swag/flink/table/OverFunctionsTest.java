@@ -26,6 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * (MAX, MIN, FIRST_VALUE, LAST_VALUE, STDDEV_SAMP) on the same frames, for ROWS and RANGE frames, on
  * seeded random rows (in-order times with ties, integer values so ties and exact sums happen).
  */
+@SuppressWarnings("try") // Flink's CloseableIterator.close() is declared to throw InterruptedException
 class OverFunctionsTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();

@@ -32,6 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * distinct count: an oracle that shares no code with swag) and the failure-free run's sketch
  * (median, quantile) values.
  */
+@SuppressWarnings("try") // Flink's CloseableIterator.close() is declared to throw InterruptedException
 class OverStateTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();

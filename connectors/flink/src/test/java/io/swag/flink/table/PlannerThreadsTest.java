@@ -23,6 +23,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * A table environment created on one thread and used from another (what PyFlink's gateway does):
  * Flink's planner fails there, {@link PlannerThreads} makes it work.
  */
+@SuppressWarnings("try") // Flink's CloseableIterator.close() is declared to throw InterruptedException
 class PlannerThreadsTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * trailing by a bound larger than the disorder (so HOP drops nothing); with NaN values, the same
  * against HOP on the rows without them, and one {@code rejected} row per NaN.
  */
+@SuppressWarnings("try") // Flink's CloseableIterator.close() is declared to throw InterruptedException
 class SwagWindowFunctionTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();

@@ -49,6 +49,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * </ul>
  * Rows arrive up to 50 ms out of order (distinct times), the watermark trails by 100 ms.
  */
+@SuppressWarnings("try") // Flink's CloseableIterator.close() is declared to throw InterruptedException
 class WindowStateTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();

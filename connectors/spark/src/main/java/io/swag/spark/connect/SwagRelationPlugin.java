@@ -47,7 +47,7 @@ public final class SwagRelationPlugin implements RelationPlugin {
         String text = SwagSpark.executedPlan(SwagPayload.parseExecutedPlan(any.value()));
         Column plan = functions.lit(text).cast(DataTypes.StringType).alias("plan");
         SparkSession session = planner.session();
-        return Optional.of(((Dataset<Row>) session.range(1).select(plan)).logicalPlan());
+        return Optional.of(session.range(1).select(plan).logicalPlan());
       }
       default -> {
         return Optional.empty();

@@ -42,6 +42,7 @@ import org.apache.flink.util.CloseableIterator;
  * Run: {@code java -cp <flink lib jars>:swag-flink-all.jar:this.jar io.swag.examples.flink.FlinkJavaExample [trips.csv.gz]}
  * (the Citi Bike sample of the repository by default).
  */
+@SuppressWarnings("try") // Flink's CloseableIterator.close() is declared to throw InterruptedException
 public final class FlinkJavaExample {
   private FlinkJavaExample() {}
 
