@@ -61,7 +61,7 @@ public final class Functions {
       case "m4" -> f = new M4();
       case "bloom" -> {
         allowed.addAll(List.of("bits", "hashes"));
-        f = new Bloom(intOpt(n, o, "bits", 1 << 14), intOpt(n, o, "hashes", 3));
+        f = new Bloom(intOpt(n, o, "bits", Bloom.DEFAULT_BITS), intOpt(n, o, "hashes", Bloom.DEFAULT_HASHES));
       }
       case "countmin" -> {
         allowed.addAll(List.of("width", "depth"));

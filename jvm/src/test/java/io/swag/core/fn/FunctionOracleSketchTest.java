@@ -224,13 +224,13 @@ class FunctionOracleSketchTest {
 
   @Test
   void bloomIsTheFilterOfItsDefinition() {
-    int[][] configs = {{1 << 14, 3, 1000}, {64, 1, 100_000}, {1024, 16, 20_000}, {1 << 20, 5, 17}, {4096, 7, 2000}};
+    int[][] configs = {{Bloom.DEFAULT_BITS, Bloom.DEFAULT_HASHES, 1000}, {1 << 14, 3, 1000}, {64, 1, 100_000}, {1024, 16, 20_000}, {1 << 20, 5, 17}, {4096, 7, 2000}};
     SplittableRandom seeds = new SplittableRandom(42);
     int checked = 0;
     for (int[] c : configs) {
       int bits = c[0];
       int hashes = c[1];
-      Map<String, Object> opts = bits == 1 << 14 && hashes == 3 ? Map.of() : Map.of("bits", bits, "hashes", hashes);
+      Map<String, Object> opts = bits == Bloom.DEFAULT_BITS && hashes == Bloom.DEFAULT_HASHES ? Map.of() : Map.of("bits", bits, "hashes", hashes);
       AggregateFunction<?, ?, ?> f = OracleDrive.create("bloom", opts);
       for (int n : sizes(c[2])) {
         long seed = seeds.nextLong();

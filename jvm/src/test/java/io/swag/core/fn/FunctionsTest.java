@@ -101,6 +101,24 @@ class FunctionsTest {
   }
 
   @Test
+  void bloomDefaultsHoldTheirDocumentedCapacity() {
+    Bloom f = (Bloom) Functions.byName("bloom");
+    assertEquals(Bloom.DEFAULT_BITS, f.bits());
+    assertEquals(Bloom.DEFAULT_BITS / 64, f.width(), "bits / 8 bytes per stored partial");
+    List<Object> items = new ArrayList<>();
+    for (long i = 0; i < Bloom.DEFAULT_CAPACITY; i++) {
+      items.add(i * 7919);
+    }
+    Bloom.Filter bf = (Bloom.Filter) ((AggregateFunction) f).lower(fold(f, items));
+    int falsePositives = 0;
+    for (long i = 1_000_000; i < 1_100_000; i++) {
+      falsePositives += bf.mightContainLong(i) ? 1 : 0;
+    }
+    // (1 - e^(-k n / m))^k = 2.4% at the documented capacity
+    assertTrue(falsePositives > 1_000 && falsePositives < 4_000, "false positives " + falsePositives + " of 100,000");
+  }
+
+  @Test
   void resultsAgainstDirectComputation() {
     double[] xs = {4, 1, 7, 7, -2, 3.5};
     Object[] in = Arrays.stream(xs).boxed().toArray();
@@ -153,7 +171,8 @@ class FunctionsTest {
     items.add("station-42");
     double hll = (double) result("hll", items.toArray());
     assertEquals(1001, hll, 1001 * 0.05);
-    Bloom.Filter bf = (Bloom.Filter) result("bloom", items.toArray());
+    AggregateFunction big = Functions.byName("bloom", Map.of("bits", 1 << 14, "hashes", 3)); // 1,001 distinct values
+    Bloom.Filter bf = (Bloom.Filter) big.lower(fold(big, items));
     for (int i = 0; i < 1000; i++) {
       assertTrue(bf.mightContainLong(i));
     }
