@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import fcntl
 import hashlib
 import json
 import math
@@ -94,24 +95,25 @@ def cases(quick: bool) -> list[Case]:
     out: list[Case] = []
     # FIFO, sum: C++ benchmark_driver; swag FifoRoundBench (FiBA: OutOfOrderBench at d = 0, which is
     # the C++ driver's bfinger4 loop: evict the oldest, insert at youngest time + 1, query)
-    for swag, cpp, m in [("daba_lite", "daba_lite", 40), ("two_stacks_lite", "two_stacks_lite", 40),
-                         ("daba", "daba", 30), ("flatfit", "flatfit", 30), ("flatfat", "reactive", 6)]:
+    for swag, cpp, m in [("daba_lite", "daba_lite", 200), ("two_stacks_lite", "two_stacks_lite", 150),
+                         ("daba", "daba", 130), ("flatfit", "flatfit", 90), ("flatfat", "reactive", 5)]:
         out.append(Case("FIFO sum", f"{swag} ({cpp})" if swag != cpp else swag, "benchmark_driver",
                         [cpp, "sum", str(n_fifo)], n_fifo, r(m), fifo,
                         {"algorithm": swag, "function": "sum", "logN": str(lg_fifo), "fence": "true"}))
     out.append(Case("FIFO sum", "bfiba4 (bfinger4), in order", "benchmark_driver",
-                    ["bfinger4", "sum", str(n_fifo)], n_fifo, r(15), ooo,
+                    ["bfinger4", "sum", str(n_fifo)], n_fifo, r(30), ooo,
                     {"algorithm": "bfiba4", "function": "sum", "logN": str(lg_fifo), "distance": "0",
                      "fence": "true"}))
     # FIFO geomean and bloom (the C++ BloomFilter<int> defaults: 4,096 bits, 4 hashes)
-    for fn, m, extra in [("geomean", 20, {}), ("bloom", 1.5, {"bloomBits": "4096", "bloomHashes": "4"})]:
-        for swag in ("daba_lite", "two_stacks_lite", "flatfit"):
+    for fn, ms, extra in [("geomean", (70, 60, 50), {}),
+                          ("bloom", (2, 2, 0.7), {"bloomBits": "4096", "bloomHashes": "4"})]:
+        for swag, m in zip(("daba_lite", "two_stacks_lite", "flatfit"), ms):
             out.append(Case(f"FIFO {fn}", swag, "benchmark_driver", [swag, fn, str(n_fifo)], n_fifo, r(m),
                             fifo, {"algorithm": swag, "function": fn, "logN": str(lg_fifo), "fence": "true",
                                    **extra}))
     # out of order, sum, n = 2^20 at d = 0, 1024, n
     for d in (0, 1024, n_ooo):
-        for swag, cpp, m in [("bfiba4", "bfinger4", 12), ("bfiba8", "bfinger8", 12), ("bclassic4", "bclassic4", 3)]:
+        for swag, cpp, m in [("bfiba4", "bfinger4", 20), ("bfiba8", "bfinger8", 20), ("bclassic4", "bclassic4", 5)]:
             out.append(Case(f"OoO sum d={d}", f"{swag} ({cpp})", "ooo_benchmark_driver",
                             [cpp, "sum", str(n_ooo), str(d)], n_ooo, r(m if d < n_ooo else m / 2), ooo,
                             {"algorithm": swag, "function": "sum", "logN": str(lg_ooo), "distance": str(d),
@@ -119,7 +121,7 @@ def cases(quick: bool) -> list[Case]:
     # bulk evict: items/s (C++: bulkEvict + m single inserts + query per step)
     for bulk in (1, 64, 1024):
         out.append(Case(f"bulk evict d=0 m={bulk}", "bfiba4 (bfinger4)", "bulk_evict_benchmark_driver",
-                        ["bfinger4", "sum", str(n_fifo), "0", str(bulk)], n_fifo, r(15 if bulk > 1 else 8),
+                        ["bfinger4", "sum", str(n_fifo), "0", str(bulk)], n_fifo, r(30 if bulk > 1 else 15),
                         "^io.swag.bench.BulkEvictBench.evictInsertsQuery$",
                         {"algorithm": "bfiba4", "function": "sum", "logN": str(lg_fifo), "m": str(bulk),
                          "fence": "true"}, jmh_items_per_op=bulk, unit="M items/s"))
@@ -271,12 +273,52 @@ def uptime() -> str:
     return sh(["uptime"]).stdout.strip()
 
 
-def run_cpp(case: Case, bindir: Path, lock: list[str]) -> float:
+def lock_path(lock: list[str]) -> str | None:
+    """The lock file of a `flock FILE` prefix, else None."""
+    return lock[-1] if len(lock) == 2 and Path(lock[0]).name == "flock" else None
+
+
+class Holder:
+    """flock(2) on the bench lock file (the lock flock(1) takes), held across consecutive cases and
+    released once held longer than `hold` seconds, so that other benchmarks get their turn. While it
+    is held, runs go without the flock prefix (a second flock on the file would wait for ourselves)."""
+
+    def __init__(self, path: str | None, hold: float):
+        self.path, self.hold = path, hold
+        self.f = None
+        self.since = 0.0
+
+    def acquire(self) -> None:
+        if self.path is None or self.f is not None:
+            return
+        t = time.monotonic()
+        self.f = open(self.path, "a")
+        fcntl.flock(self.f, fcntl.LOCK_EX)
+        self.since = time.monotonic()
+        if self.since - t > 1:
+            print(f"[vs-cpp] waited {self.since - t:.0f} s for {self.path}", flush=True)
+
+    def release(self, force: bool = False) -> None:
+        if self.f is not None and (force or time.monotonic() - self.since > self.hold):
+            fcntl.flock(self.f, fcntl.LOCK_UN)
+            self.f.close()
+            self.f = None
+
+
+def resize_rounds(rounds: int, runtime: float, target: float = 1.5) -> int:
+    """Rounds for the next C++ run when this one ran outside 0.7-4 s (a rate does not depend on it)."""
+    if 0.7 <= runtime <= 4.0:
+        return rounds
+    return max(100_000, int(rounds * target / max(runtime, 1e-3)))
+
+
+def run_cpp(case: Case, bindir: Path, lock: list[str]) -> tuple[float, float]:
+    """(M rounds/s, core runtime in s) of one driver run."""
     argv = fix_shared_argv(case, case.cpp_argv(bindir))
     p = sh(lock + argv, timeout=600)
     if p.returncode != 0:
         raise RuntimeError(f"C++ run failed ({p.returncode}): {' '.join(argv)}\n{p.stderr[-600:]}")
-    return cpp_rate(p.stdout, case.cpp_rounds)
+    return cpp_rate(p.stdout, case.cpp_rounds), parse_cpp_runtime(p.stdout)
 
 
 def run_jmh(case: Case, lock: list[str], quick: bool, work: Path) -> float:
@@ -339,7 +381,10 @@ def markdown(meta: dict, results: list[dict], mem: list[dict]) -> str:
         for m in mem:
             lines.append(f"| 2^{int(math.log2(m['n']))} | {m['swag']} ({m['cpp']}) | {m['cpp_bytes_per_entry']:.1f} "
                          f"| {m['swag_bytes_per_entry']:.1f} | {m['ratio']:.2f} |")
-    lines += ["", "Commands of the last round (each run under `flock /tmp/swag-bench.lock`):", "", "```"]
+    for f in meta.get("failed", []):
+        lines.append(f"\nFailed: {f}")
+    lines += ["", "Commands of the last round (under `flock /tmp/swag-bench.lock`; `bin/` is the reference's build "
+              "folder; the C++ rounds, iterations - window, are resized after a run outside 0.7-4 s):", "", "```"]
     lines += meta["commands"]
     lines += ["```", "", END]
     return "\n".join(lines)
@@ -365,6 +410,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-memory", action="store_true", help="skip the memory-per-entry case")
     ap.add_argument("--lock", default=os.environ.get("BENCH_LOCK", "flock /tmp/swag-bench.lock"),
                     help="command prefix for every timed run (default: flock /tmp/swag-bench.lock)")
+    ap.add_argument("--lock-hold", type=float, default=150.0,
+                    help="with a `flock FILE` lock: hold it across whole cases, releasing it after this many "
+                         "seconds (default 150; each hold stays under 4 min); 0: lock each single run instead")
     a = ap.parse_args(argv)
 
     src = baseline_dir()
@@ -382,31 +430,54 @@ def main(argv: list[str] | None = None) -> int:
                  "command": "python3 jvm/jmh/vs_cpp.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                  "cpp_build": str(bindir)})
     print(f"[vs-cpp] {len(todo)} cases x {a.rounds} rounds; load {meta['uptime_before']}", flush=True)
-    results, commands = [], []
+    results, commands, failed, mem = [], [], [], []
+    holder = Holder(lock_path(lock) if a.lock_hold > 0 else None, a.lock_hold)
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="swag-vs-cpp-") as tmp:
         work = Path(tmp)
         for i, c in enumerate(todo, 1):
-            cpp_runs, swag_runs = [], []
-            for rnd in range(a.rounds):
-                cpp_runs.append(run_cpp(c, bindir, lock))
-                swag_runs.append(run_jmh(c, lock, a.quick, work))
-                print(f"[vs-cpp] {i}/{len(todo)} {c.key} round {rnd + 1}: C++ {cpp_runs[-1]:.3g}, "
-                      f"swag {swag_runs[-1]:.3g} {c.unit} ({time.monotonic() - t0:.0f} s)", flush=True)
+            cpp_runs, swag_runs, cpp_rounds = [], [], []
+            per_run = [] if holder.path else lock
+            try:
+                holder.acquire()
+                for rnd in range(a.rounds):
+                    last_cpp = fix_shared_argv(c, c.cpp_argv(Path("bin")))
+                    rate, runtime = run_cpp(c, bindir, per_run)
+                    cpp_runs.append(rate)
+                    cpp_rounds.append(c.cpp_rounds)
+                    c.cpp_rounds = resize_rounds(c.cpp_rounds, runtime)
+                    swag_runs.append(run_jmh(c, per_run, a.quick, work))
+                    print(f"[vs-cpp] {i}/{len(todo)} {c.key} round {rnd + 1}: C++ {cpp_runs[-1]:.3g} "
+                          f"({runtime:.2f} s), swag {swag_runs[-1]:.3g} {c.unit} ({time.monotonic() - t0:.0f} s)",
+                          flush=True)
+            except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+                print(f"[vs-cpp] {c.key} FAILED: {e}", file=sys.stderr, flush=True)
+                failed.append(f"{c.key}: {str(e).splitlines()[0]}")
+                continue
+            finally:
+                holder.release()
             cs, ss = summarize(cpp_runs), summarize(swag_runs)
             results.append({"group": c.group, "label": c.label, "unit": c.unit, "cpp": cs, "swag": ss,
-                            "ratio": ratio(ss, cs), "window": c.window, "cpp_rounds": c.cpp_rounds,
-                            "cpp_argv": fix_shared_argv(c, c.cpp_argv(Path("bin")))[0:],
+                            "ratio": ratio(ss, cs), "window": c.window, "cpp_rounds": cpp_rounds,
+                            "cpp_argv": last_cpp,
                             "jmh_argv": c.jmh_argv(Path("out.json"), a.quick)})
-            commands.append(" ".join(fix_shared_argv(c, c.cpp_argv(Path("bin")))))
+            commands.append(" ".join(last_cpp))
             commands.append(" ".join(shlex.quote(x) for x in c.jmh_argv(Path("out.json"), a.quick)
                                      ).replace(str(JAR), "jvm/jmh/target/benchmarks.jar"))
-        mem = [] if a.no_memory or a.only else memory(bindir, lock, 16 if a.quick else 22)
+        if not (a.no_memory or a.only):
+            holder.acquire()
+            try:
+                mem = memory(bindir, [] if holder.path else lock, 16 if a.quick else 22)
+            except (RuntimeError, ValueError) as e:
+                print(f"[vs-cpp] memory FAILED: {e}", file=sys.stderr, flush=True)
+                failed.append(f"memory: {str(e).splitlines()[0]}")
+        holder.release(force=True)
     if mem:
         commands.append("/usr/bin/time -v bin/benchmark_driver ALGO sum N N   # N = 1 and 2^22: peak RSS")
         commands.append("java -Xmx4g -XX:+UseParallelGC -cp jvm/jmh/target/benchmarks.jar io.swag.bench.MemoryPerEntry ALGO sum 22")
     meta["uptime_after"] = uptime()
     meta["commands"] = commands
+    meta["failed"] = failed
     block = markdown(meta, results, mem)
     print(block)
     if not a.no_doc:
