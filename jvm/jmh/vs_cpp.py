@@ -264,7 +264,7 @@ def machine() -> dict:
         "jdk": java[0] if java else "?",
         "gxx": sh(["g++", "--version"]).stdout.splitlines()[0],
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "swag_commit": sh(["git", "-C", str(REPO), "log", "-1", "--format=%h %s", "--", "jvm/src"]).stdout.strip(),
+        "swag_commit": sh(["git", "-C", str(REPO), "log", "-1", "--format=%h %s", "--", "jvm/src"]).stdout.strip()[:72],
         "head": sh(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"]).stdout.strip(),
     }
 
