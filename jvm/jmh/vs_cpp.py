@@ -427,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
     todo = [c for c in cases(a.quick) if not a.only or any(o in c.key for o in a.only)]
     meta = machine()
     meta.update({"quick": a.quick, "rounds": a.rounds, "uptime_before": uptime(),
-                 "command": "python3 jvm/jmh/vs_cpp.py " + " ".join(argv if argv is not None else sys.argv[1:]),
+                 "command": " ".join(["python3 jvm/jmh/vs_cpp.py", *(argv if argv is not None else sys.argv[1:])]),
                  "cpp_build": str(bindir)})
     print(f"[vs-cpp] {len(todo)} cases x {a.rounds} rounds; load {meta['uptime_before']}", flush=True)
     results, commands, failed, mem = [], [], [], []
