@@ -41,6 +41,7 @@ TARGETS = {
     "benchmark_driver": "benchmark_driver",
     "ooo_benchmark": "ooo_benchmark_driver",
     "bulk_evict_benchmark": "bulk_evict_benchmark_driver",
+    "bulk_evict_insert_benchmark": "bulk_evict_insert_benchmark_driver",
     "shared": "shared_benchmark_driver",
 }
 JMH_TIMING = ["-f", "1", "-wi", "2", "-i", "3", "-w", "1s", "-r", "1s"]
@@ -123,6 +124,14 @@ def cases(quick: bool) -> list[Case]:
         out.append(Case(f"bulk evict d=0 m={bulk}", "bfiba4 (bfinger4)", "bulk_evict_benchmark_driver",
                         ["bfinger4", "sum", str(n_fifo), "0", str(bulk)], n_fifo, r(30 if bulk > 1 else 15),
                         "^io.swag.bench.BulkEvictBench.evictInsertsQuery$",
+                        {"algorithm": "bfiba4", "function": "sum", "logN": str(lg_fifo), "m": str(bulk),
+                         "fence": "true"}, jmh_items_per_op=bulk, unit="M items/s"))
+    # bulk evict + bulk insert: C++ bulkInsert of the generator range [i, i + m + 1), i.e. m + 1
+    # entries of which the last time is inserted again (combined into its entry) by the next step
+    for bulk in (64, 1024):
+        out.append(Case(f"bulk evict+insert d=0 m={bulk}", "bfiba4 (bfinger4)", "bulk_evict_insert_benchmark_driver",
+                        ["bfinger4", "sum", str(n_fifo), "0", str(bulk)], n_fifo, r(30),
+                        "^io.swag.bench.BulkEvictBench.evictInsertQuery$",
                         {"algorithm": "bfiba4", "function": "sum", "logN": str(lg_fifo), "m": str(bulk),
                          "fence": "true"}, jmh_items_per_op=bulk, unit="M items/s"))
     # range query: big window n, small n/2, distance n/4 (the C++ driver fixes d = small/2)
@@ -405,7 +414,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=3, help="interleaved C++/JMH rounds per case (default 3)")
     ap.add_argument("--quick", action="store_true", help="smoke run: small windows, short JMH runs")
-    ap.add_argument("--only", action="append", default=[], help="run only cases whose 'group | label' contains this")
+    ap.add_argument("--only", action="append", default=[],
+                    help="run only cases whose 'group | label' contains this (prints; docs/ untouched)")
     ap.add_argument("--no-doc", action="store_true", help="print the table; do not touch docs/")
     ap.add_argument("--no-memory", action="store_true", help="skip the memory-per-entry case")
     ap.add_argument("--lock", default=os.environ.get("BENCH_LOCK", "flock /tmp/swag-bench.lock"),
@@ -414,6 +424,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="with a `flock FILE` lock: hold it across whole cases, releasing it after this many "
                          "seconds (default 150; each hold stays under 4 min); 0: lock each single run instead")
     a = ap.parse_args(argv)
+    if a.only:
+        a.no_doc = True  # a partial run never replaces the table of a whole one
 
     src = baseline_dir()
     if not (src / "cpp" / "src" / "benchmark_core.h").exists():

@@ -49,7 +49,10 @@ public class BulkEvictBench {
   @Param({"1", "64", "4096"})
   public int m;
 
-  /** A full memory fence before each single insert of {@link #evictInsertsQuery}. */
+  /**
+   * A full memory fence before each single insert of {@link #evictInsertsQuery} and before the
+   * {@code bulkInsert} of {@link #evictInsertQuery}, where the C++ drivers fence.
+   */
   @Param({"false"})
   public boolean fence;
 
@@ -77,6 +80,9 @@ public class BulkEvictBench {
     w.bulkEvict(w.oldestTime() + m - 1);
     for (int i = 0; i < m; i++) {
       times[i] = next++;
+    }
+    if (fence) {
+      VarHandle.fullFence();
     }
     w.bulkInsert(times, values, 0, m);
     bh.consume(w.queryDouble());
