@@ -33,7 +33,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-COLORS = {"bclassic4": "tab:gray", "fiba4": "tab:orange", "bfiba4": "tab:blue", "bfiba8": "tab:purple", "daba_lite": "tab:green",
+COLORS = {"bclassic4": "tab:gray", "nbfiba4": "tab:orange", "fiba4": "tab:orange", "bfiba4": "tab:blue", "bfiba8": "tab:purple", "daba_lite": "tab:green",
           "two_stacks_lite": "tab:red", "twin": "tab:orange", "shared": "tab:blue", "separate": "tab:orange",
           "on": "tab:blue", "off": "tab:orange"}
 

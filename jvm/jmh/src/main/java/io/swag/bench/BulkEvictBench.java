@@ -3,6 +3,7 @@ package io.swag.bench;
 import io.swag.core.TimedAggregator;
 import io.swag.core.fn.Functions;
 import io.swag.core.ooo.Trees;
+import java.lang.invoke.VarHandle;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -23,7 +24,11 @@ import org.openjdk.jmh.infra.Blackhole;
  * The bulk paper's experiment (VLDB 2023, Section 7): a window of {@code n = 2^logN} entries; each
  * op evicts the {@code m} oldest entries with one {@code bulkEvict}, inserts {@code m} new ones in
  * time order with one {@code bulkInsert}, and queries. Reported per op (= m evictions + m inserts).
- * {@code fiba4} runs both bulk calls as loops of single operations: the baseline.
+ * {@code nbfiba4} runs both bulk calls as loops of single operations: the baseline.
+ *
+ * <p>{@link #evictInsertsQuery} is the C++ reference's {@code bulk_evict_benchmark} loop instead: one
+ * {@code bulkEvict} of the m oldest entries, then m single in-order inserts (each after a full fence
+ * when {@code fence} is true, as the C++ driver fences each insert), then one query. Items per op = m.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -32,7 +37,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx8g", "-XX:+UseParallelGC"})
 public class BulkEvictBench {
-  @Param({"fiba4", "bfiba4"})
+  @Param({"nbfiba4", "bfiba4"})
   public String algorithm;
 
   @Param({"sum"})
@@ -43,6 +48,13 @@ public class BulkEvictBench {
 
   @Param({"1", "64", "4096"})
   public int m;
+
+  /**
+   * A full memory fence before each single insert of {@link #evictInsertsQuery} and before the
+   * {@code bulkInsert} of {@link #evictInsertQuery}, where the C++ drivers fence.
+   */
+  @Param({"false"})
+  public boolean fence;
 
   private TimedAggregator w;
   private long[] times;
@@ -69,7 +81,28 @@ public class BulkEvictBench {
     for (int i = 0; i < m; i++) {
       times[i] = next++;
     }
+    if (fence) {
+      VarHandle.fullFence();
+    }
     w.bulkInsert(times, values, 0, m);
+    bh.consume(w.queryDouble());
+  }
+
+  @Benchmark
+  public void evictInsertsQuery(Blackhole bh) {
+    TimedAggregator w = this.w;
+    double[] v = values;
+    int mm = m;
+    boolean f = fence;
+    long t = next;
+    w.bulkEvict(w.oldestTime() + mm - 1);
+    for (int i = 0; i < mm; i++) {
+      if (f) {
+        VarHandle.fullFence();
+      }
+      w.insert(t++, v[i]);
+    }
+    next = t;
     bh.consume(w.queryDouble());
   }
 }

@@ -2,6 +2,8 @@ package io.swag.bench;
 
 import io.swag.core.Swag;
 import io.swag.core.fifo.FifoBase;
+import java.lang.invoke.VarHandle;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -25,7 +27,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * benchmark measures the aggregator, not the random generator.
  *
  * <p>Run: {@code java -jar jvm/jmh/target/benchmarks.jar FifoRoundBench -p algorithm=daba_lite -p
- * function=sum -p logN=22}.
+ * function=sum -p logN=22}. {@code -p fence=true} adds a full fence per round, as the C++
+ * reference's driver does ({@code jvm/jmh/vs_cpp.py}); {@code bloomBits}/{@code bloomHashes} size
+ * the {@code bloom} function (the C++ reference's filter: 4096 bits, 4 hashes).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -37,7 +41,7 @@ public class FifoRoundBench {
   static final int BATCH = 1024;
   static final int TABLE = 1 << 16;
 
-  @Param({"two_stacks", "two_stacks_lite", "daba", "daba_lite", "flatfit", "reactive", "soe"})
+  @Param({"two_stacks", "two_stacks_lite", "daba", "daba_lite", "flatfit", "flatfat", "soe"})
   public String algorithm;
 
   @Param({"sum", "geomean", "bloom"})
@@ -46,6 +50,18 @@ public class FifoRoundBench {
   /** log2 of the window size. */
   @Param({"22"})
   public int logN;
+
+  /** A full memory fence at the start of each round (the C++ reference's seq_cst fence). */
+  @Param({"false"})
+  public boolean fence;
+
+  /** Bits of the {@code bloom} filter (the library's default). */
+  @Param({"16384"})
+  public int bloomBits;
+
+  /** Hash probes of the {@code bloom} filter (the library's default). */
+  @Param({"3"})
+  public int bloomHashes;
 
   private FifoBase w;
   private final double[] values = new double[TABLE];
@@ -57,7 +73,9 @@ public class FifoRoundBench {
     for (int i = 0; i < TABLE; i++) {
       values[i] = 1 + r.nextInt(1_000_000);
     }
-    w = Swag.fifo(algorithm, function);
+    w = function.equals("bloom")
+        ? Swag.fifo(algorithm, function, Map.of("bits", bloomBits, "hashes", bloomHashes))
+        : Swag.fifo(algorithm, function);
     int n = 1 << logN;
     for (int i = 0; i < n; i++) {
       w.insert(values[next++ & (TABLE - 1)]);
@@ -70,7 +88,11 @@ public class FifoRoundBench {
     FifoBase w = this.w;
     double[] v = values;
     int k = next;
+    boolean f = fence;
     for (int i = 0; i < BATCH; i++) {
+      if (f) {
+        VarHandle.fullFence();
+      }
       w.evict();
       w.insert(v[k++ & (TABLE - 1)]);
       bh.consume(w.queryDouble());

@@ -3,6 +3,7 @@ package io.swag.bench;
 import io.swag.core.TimedAggregator;
 import io.swag.core.fn.Functions;
 import io.swag.core.ooo.Trees;
+import java.lang.invoke.VarHandle;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -25,7 +26,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * of {@code n = 2^logN} entries, pre-populated with {@code n - d} low and {@code d} high times; each
  * round evicts the oldest entry, inserts the next low time (so exactly {@code d} entries are
  * younger: out-of-order distance d) and queries. One op = one round. d = 0 is the FIFO case, d = n
- * the degenerate LIFO case.
+ * the degenerate LIFO case. {@code -p fence=true} adds a full fence per round, as the C++
+ * reference's driver does ({@code jvm/jmh/vs_cpp.py}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -38,7 +40,7 @@ public class OutOfOrderBench {
   static final int TABLE = 1 << 16;
   static final long HIGH = 1L << 62;
 
-  @Param({"bclassic4", "fiba4", "bfiba4"})
+  @Param({"bclassic4", "nbfiba4", "bfiba4"})
   public String algorithm;
 
   @Param({"sum"})
@@ -50,6 +52,10 @@ public class OutOfOrderBench {
   /** Out-of-order distance: how many entries are younger than each inserted one. */
   @Param({"0", "1024", "1048576"})
   public int distance;
+
+  /** A full memory fence at the start of each round (the C++ reference's seq_cst fence). */
+  @Param({"false"})
+  public boolean fence;
 
   private TimedAggregator w;
   private final double[] values = new double[TABLE];
@@ -80,7 +86,11 @@ public class OutOfOrderBench {
   public void round(Blackhole bh) {
     TimedAggregator w = this.w;
     double[] v = values;
+    boolean f = fence;
     for (int i = 0; i < BATCH; i++) {
+      if (f) {
+        VarHandle.fullFence();
+      }
       w.evict(w.oldestTime());
       w.insert(nextLow++, v[k++ & (TABLE - 1)]);
       bh.consume(w.queryDouble());

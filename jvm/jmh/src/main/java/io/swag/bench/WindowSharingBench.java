@@ -3,6 +3,7 @@ package io.swag.bench;
 import io.swag.core.TimedAggregator;
 import io.swag.core.fn.Functions;
 import io.swag.core.ooo.Trees;
+import java.lang.invoke.VarHandle;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -35,7 +36,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>The stream is {@link OutOfOrderBench}'s adversarial generator: every window holds its
  * {@code size - d} newest "low" times plus the same {@code d} "high" times, so each insert of the
  * next low time has exactly {@code d} younger entries in every tree. One op = one record (insert +
- * evictions + {@code k} queries), so the two modes are directly comparable.
+ * evictions + {@code k} queries), so the two modes are directly comparable. {@code -p fence=true}
+ * adds a full fence per record, as the C++ reference's driver does ({@code jvm/jmh/vs_cpp.py}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
@@ -66,6 +68,10 @@ public class WindowSharingBench {
 
   @Param({"bfiba4"})
   public String algorithm;
+
+  /** A full memory fence at the start of each record (the C++ reference's seq_cst fence). */
+  @Param({"false"})
+  public boolean fence;
 
   private TimedAggregator[] trees;
   /** Number of low entries of each window (its size minus d). */
@@ -133,7 +139,11 @@ public class WindowSharingBench {
     TimedAggregator[] ts = trees;
     double[] vs = values;
     int kk = ts.length;
+    boolean f = fence;
     for (int i = 0; i < BATCH; i++) {
+      if (f) {
+        VarHandle.fullFence();
+      }
       long t = nextLow++;
       double x = vs[v++ & (TABLE - 1)];
       for (int j = 0; j < kk; j++) {
@@ -150,7 +160,11 @@ public class WindowSharingBench {
     double[] vs = values;
     long[] lw = lows;
     int kk = lw.length;
+    boolean f = fence;
     for (int i = 0; i < BATCH; i++) {
+      if (f) {
+        VarHandle.fullFence();
+      }
       long t = nextLow++;
       w.evict(w.oldestTime());
       w.insert(t, vs[v++ & (TABLE - 1)]);
