@@ -101,6 +101,7 @@ class FunctionsTest {
   }
 
   @Test
+  @SuppressWarnings({"unchecked", "rawtypes"}) // the generic form of a DoubleFunction/LongFunction
   void bloomDefaultsHoldTheirDocumentedCapacity() {
     Bloom f = (Bloom) Functions.byName("bloom");
     assertEquals(Bloom.DEFAULT_BITS, f.bits());
