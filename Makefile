@@ -88,15 +88,15 @@ demo: venv build
 
 # JMH benchmarks (see docs/benchmarks.md); BENCH_ARGS passes extra JMH options.
 bench: build
-	java -jar jvm/jmh/target/benchmarks.jar $(BENCH_ARGS)
+	java -jar benchmarks/jmh/target/benchmarks.jar $(BENCH_ARGS)
 
 # Side by side with the C++ reference (docs/benchmarks.md, "Side by side with the C++ reference"):
 # builds ../shared/baselines/ibm-swag-cpp (or $$SWAG_CPP_BASELINE) in $$TMPDIR, runs C++ and JMH
 # interleaved, each timed run under BENCH_LOCK. VS_CPP_ARGS: --quick (smoke sizes), --rounds R, --only CASE.
 .PHONY: bench-vs-cpp
 bench-vs-cpp:
-	$(MVN) -o -DskipTests -pl jvm,jvm/jmh -am package
-	BENCH_LOCK="$(BENCH_LOCK)" $(PYTHON) jvm/jmh/vs_cpp.py $(VS_CPP_ARGS)
+	$(MVN) -o -DskipTests -pl jvm,benchmarks/jmh -am package
+	BENCH_LOCK="$(BENCH_LOCK)" $(PYTHON) benchmarks/jmh/vs_cpp.py $(VS_CPP_ARGS)
 
 clean:
 	mvn -B -q clean

@@ -1,4 +1,4 @@
-"""The parsing and arithmetic of jvm/jmh/vs_cpp.py (the side-by-side harness against the C++
+"""The parsing and arithmetic of benchmarks/jmh/vs_cpp.py (the side-by-side harness against the C++
 reference), fed captured outputs; nothing is timed or run here."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def vs():
-    spec = importlib.util.spec_from_file_location("vs_cpp", ROOT / "jvm" / "jmh" / "vs_cpp.py")
+    spec = importlib.util.spec_from_file_location("vs_cpp", ROOT / "benchmarks" / "jmh" / "vs_cpp.py")
     mod = importlib.util.module_from_spec(spec)
     sys.modules["vs_cpp"] = mod  # dataclasses look their module up
     spec.loader.exec_module(mod)

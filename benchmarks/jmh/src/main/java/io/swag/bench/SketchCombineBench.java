@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * sparse (list/set) modes and large ones put it in HLL mode (4 KB of registers). One op = one
  * combine, which returns a new partial (partials are immutable).
  *
- * <p>Run: {@code java -jar jvm/jmh/target/benchmarks.jar SketchCombineBench}.
+ * <p>Run: {@code java -jar benchmarks/jmh/target/benchmarks.jar SketchCombineBench}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -37,7 +37,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@code size - d} newest "low" times plus the same {@code d} "high" times, so each insert of the
  * next low time has exactly {@code d} younger entries in every tree. One op = one record (insert +
  * evictions + {@code k} queries), so the two modes are directly comparable. {@code -p fence=true}
- * adds a full fence per record, as the C++ reference's driver does ({@code jvm/jmh/vs_cpp.py}).
+ * adds a full fence per record, as the C++ reference's driver does ({@code benchmarks/jmh/vs_cpp.py}).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

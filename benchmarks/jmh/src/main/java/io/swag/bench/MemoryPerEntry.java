@@ -13,7 +13,7 @@ import java.util.Locale;
  * Live-heap growth per entry of one aggregator filled in order with {@code 2^logN} entries (values
  * {@code 1 + i % 101}, the C++ reference's stream): the heap used after full GCs, minus the same
  * before the fill, divided by the entry count. A plain main, not a JMH benchmark; {@code
- * jvm/jmh/vs_cpp.py} sets it beside the C++ drivers' peak RSS per entry.
+ * benchmarks/jmh/vs_cpp.py} sets it beside the C++ drivers' peak RSS per entry.
  *
  * <p>Usage: {@code java -cp benchmarks.jar io.swag.bench.MemoryPerEntry ALGORITHM FUNCTION LOGN};
  * prints {@code bytes_per_entry X}.

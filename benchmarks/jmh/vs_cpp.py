@@ -6,7 +6,7 @@ scratch folder outside the project tree, then runs each case interleaved, C++, J
 R rounds, every timed run under the bench lock. Writes a Markdown table of swag/C++ ratios into
 docs/benchmarks.md (between the vs-cpp markers) and the raw figures into docs/bench/vs-cpp.json.
 
-Usage: python3 jvm/jmh/vs_cpp.py [--quick] [--rounds R] [--only SUBSTRING] [--no-doc]
+Usage: python3 benchmarks/jmh/vs_cpp.py [--quick] [--rounds R] [--only SUBSTRING] [--no-doc]
 Standard library only (Python 3.11).
 """
 from __future__ import annotations
@@ -26,11 +26,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-JAR = REPO / "jvm/jmh/target/benchmarks.jar"
+JAR = REPO / "benchmarks/jmh/target/benchmarks.jar"
 DOC = REPO / "docs/benchmarks.md"
 RAW = REPO / "docs/bench/vs-cpp.json"
 BEGIN = "<!-- vs-cpp:begin -->"
@@ -272,7 +272,7 @@ def machine() -> dict:
         "ram_gib": round(mem_kb / 2**20, 1),
         "jdk": java[0] if java else "?",
         "gxx": sh(["g++", "--version"]).stdout.splitlines()[0],
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "swag_commit": sh(["git", "-C", str(REPO), "log", "-1", "--format=%h %s", "--", "jvm/src"]).stdout.strip()[:72],
         "head": sh(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"]).stdout.strip(),
     }
@@ -345,7 +345,7 @@ def memory(bindir: Path, lock: list[str], lg: int) -> list[dict]:
     n = 1 << lg
     rows = []
     for swag, cpp in MEMORY:
-        def rss(window: int) -> int:
+        def rss(window: int, cpp: str = cpp) -> int:
             p = sh(lock + ["/usr/bin/time", "-v", str(bindir / "benchmark_driver"), cpp, "sum", str(window), str(window)])
             if p.returncode != 0:
                 raise RuntimeError(p.stderr[-600:])
@@ -385,7 +385,8 @@ def markdown(meta: dict, results: list[dict], mem: list[dict]) -> str:
                      f"| {fmt(s['median'])} [{fmt(s['min'])}-{fmt(s['max'])}] "
                      f"| **{q['median']:.2f}** [{q['low']:.2f}-{q['high']:.2f}] |")
     if mem:
-        lines += ["", "| memory, sum, n | algorithm: swag (C++) | C++ peak RSS growth (B/entry) | swag live heap growth (B/entry) | swag/C++ |",
+        lines += ["", "| memory, sum, n | algorithm: swag (C++) | C++ peak RSS growth (B/entry) "
+                      "| swag live heap growth (B/entry) | swag/C++ |",
                   "| --- | --- | ---: | ---: | ---: |"]
         for m in mem:
             lines.append(f"| 2^{int(math.log2(m['n']))} | {m['swag']} ({m['cpp']}) | {m['cpp_bytes_per_entry']:.1f} "
@@ -439,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
     todo = [c for c in cases(a.quick) if not a.only or any(o in c.key for o in a.only)]
     meta = machine()
     meta.update({"quick": a.quick, "rounds": a.rounds, "uptime_before": uptime(),
-                 "command": " ".join(["python3 jvm/jmh/vs_cpp.py", *(argv if argv is not None else sys.argv[1:])]),
+                 "command": " ".join(["python3 benchmarks/jmh/vs_cpp.py", *(argv if argv is not None else sys.argv[1:])]),
                  "cpp_build": str(bindir)})
     print(f"[vs-cpp] {len(todo)} cases x {a.rounds} rounds; load {meta['uptime_before']}", flush=True)
     results, commands, failed, mem = [], [], [], []
@@ -475,7 +476,7 @@ def main(argv: list[str] | None = None) -> int:
                             "jmh_argv": c.jmh_argv(Path("out.json"), a.quick)})
             commands.append(" ".join(last_cpp))
             commands.append(" ".join(shlex.quote(x) for x in c.jmh_argv(Path("out.json"), a.quick)
-                                     ).replace(str(JAR), "jvm/jmh/target/benchmarks.jar"))
+                                     ).replace(str(JAR), "benchmarks/jmh/target/benchmarks.jar"))
         if not (a.no_memory or a.only):
             holder.acquire()
             try:
@@ -486,7 +487,8 @@ def main(argv: list[str] | None = None) -> int:
         holder.release(force=True)
     if mem:
         commands.append("/usr/bin/time -v bin/benchmark_driver ALGO sum N N   # N = 1 and 2^22: peak RSS")
-        commands.append("java -Xmx4g -XX:+UseParallelGC -cp jvm/jmh/target/benchmarks.jar io.swag.bench.MemoryPerEntry ALGO sum 22")
+        commands.append("java -Xmx4g -XX:+UseParallelGC -cp benchmarks/jmh/target/benchmarks.jar "
+                        "io.swag.bench.MemoryPerEntry ALGO sum 22")
     meta["uptime_after"] = uptime()
     meta["commands"] = commands
     meta["failed"] = failed

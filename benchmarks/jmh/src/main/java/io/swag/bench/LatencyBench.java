@@ -23,7 +23,7 @@ import java.util.SplittableRandom;
  *
  * <p>Run (one configuration per JVM):
  * <pre>
- * java -Xms4g -Xmx16g -XX:+UseParallelGC -cp jvm/jmh/target/benchmarks.jar io.swag.bench.LatencyBench \
+ * java -Xms4g -Xmx16g -XX:+UseParallelGC -cp benchmarks/jmh/target/benchmarks.jar io.swag.bench.LatencyBench \
  *     algorithm=bfiba4 function=sum logN=22 distance=1048576 rounds=4194304 warmup=1048576
  * </pre>
  */

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Plots of the JMH results in docs/bench/ (PNG files next to them).
 
-Usage: .venv/bin/python jvm/jmh/plots.py [docs/bench]            # the PNGs
-       .venv/bin/python jvm/jmh/plots.py --tables [docs/bench]   # Markdown tables of the same data
+Usage: .venv/bin/python benchmarks/jmh/plots.py [docs/bench]            # the PNGs
+       .venv/bin/python benchmarks/jmh/plots.py --tables [docs/bench]   # Markdown tables of the same data
 
 Each plot is drawn only if its input file is present:
 
@@ -33,7 +33,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-COLORS = {"bclassic4": "tab:gray", "nbfiba4": "tab:orange", "fiba4": "tab:orange", "bfiba4": "tab:blue", "bfiba8": "tab:purple", "daba_lite": "tab:green",
+COLORS = {"bclassic4": "tab:gray", "nbfiba4": "tab:orange", "fiba4": "tab:orange", "bfiba4": "tab:blue",
+          "bfiba8": "tab:purple", "daba_lite": "tab:green",
           "two_stacks_lite": "tab:red", "twin": "tab:orange", "shared": "tab:blue", "separate": "tab:orange",
           "on": "tab:blue", "off": "tab:orange"}
 

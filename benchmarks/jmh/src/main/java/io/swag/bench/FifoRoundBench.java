@@ -1,9 +1,9 @@
 package io.swag.bench;
 
-import io.swag.core.TimedAggregator;
-import io.swag.core.fn.Functions;
-import io.swag.core.ooo.Trees;
+import io.swag.core.Swag;
+import io.swag.core.fifo.FifoBase;
 import java.lang.invoke.VarHandle;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -22,78 +22,81 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The FiBA paper's out-of-order distance experiment (VLDB 2019, Section 5.1.1, Fig. 11): a window
- * of {@code n = 2^logN} entries, pre-populated with {@code n - d} low and {@code d} high times; each
- * round evicts the oldest entry, inserts the next low time (so exactly {@code d} entries are
- * younger: out-of-order distance d) and queries. One op = one round. d = 0 is the FIFO case, d = n
- * the degenerate LIFO case. {@code -p fence=true} adds a full fence per round, as the C++
- * reference's driver does ({@code jvm/jmh/vs_cpp.py}).
+ * The papers' static-window throughput experiment: a window of {@code n} values, then rounds of
+ * evict + insert + query. One op = one round. Values come from a pre-generated table so the
+ * benchmark measures the aggregator, not the random generator.
+ *
+ * <p>Run: {@code java -jar benchmarks/jmh/target/benchmarks.jar FifoRoundBench -p algorithm=daba_lite -p
+ * function=sum -p logN=22}. {@code -p fence=true} adds a full fence per round, as the C++
+ * reference's driver does ({@code benchmarks/jmh/vs_cpp.py}); {@code bloomBits}/{@code bloomHashes} size
+ * the {@code bloom} function (the C++ reference's filter: 4096 bits, 4 hashes).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx8g", "-XX:+UseParallelGC"})
-public class OutOfOrderBench {
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx14g", "-XX:+UseParallelGC"})
+public class FifoRoundBench {
   static final int BATCH = 1024;
   static final int TABLE = 1 << 16;
-  static final long HIGH = 1L << 62;
 
-  @Param({"bclassic4", "nbfiba4", "bfiba4"})
+  @Param({"two_stacks", "two_stacks_lite", "daba", "daba_lite", "flatfit", "flatfat", "soe"})
   public String algorithm;
 
-  @Param({"sum"})
+  @Param({"sum", "geomean", "bloom"})
   public String function;
 
+  /** log2 of the window size. */
   @Param({"22"})
   public int logN;
-
-  /** Out-of-order distance: how many entries are younger than each inserted one. */
-  @Param({"0", "1024", "1048576"})
-  public int distance;
 
   /** A full memory fence at the start of each round (the C++ reference's seq_cst fence). */
   @Param({"false"})
   public boolean fence;
 
-  private TimedAggregator w;
+  /** Bits of the {@code bloom} filter (the library's default). */
+  @Param({"16384"})
+  public int bloomBits;
+
+  /** Hash probes of the {@code bloom} filter (the library's default). */
+  @Param({"3"})
+  public int bloomHashes;
+
+  private FifoBase w;
   private final double[] values = new double[TABLE];
-  private long nextLow;
-  private int k;
+  private int next;
 
   @Setup(Level.Trial)
   public void setUp() {
-    SplittableRandom r = new SplittableRandom(3);
+    SplittableRandom r = new SplittableRandom(1);
     for (int i = 0; i < TABLE; i++) {
       values[i] = 1 + r.nextInt(1_000_000);
     }
-    w = Trees.create(algorithm, Functions.byName(function));
+    w = function.equals("bloom")
+        ? Swag.fifo(algorithm, function, Map.of("bits", bloomBits, "hashes", bloomHashes))
+        : Swag.fifo(algorithm, function);
     int n = 1 << logN;
-    if (distance > n) {
-      throw new IllegalArgumentException("distance " + distance + " > window " + n);
-    }
-    for (int i = 0; i < n - distance; i++) {
-      w.insert(nextLow++, values[k++ & (TABLE - 1)]);
-    }
-    for (int i = 0; i < distance; i++) {
-      w.insert(HIGH + i, values[k++ & (TABLE - 1)]);
+    for (int i = 0; i < n; i++) {
+      w.insert(values[next++ & (TABLE - 1)]);
     }
   }
 
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void round(Blackhole bh) {
-    TimedAggregator w = this.w;
+    FifoBase w = this.w;
     double[] v = values;
+    int k = next;
     boolean f = fence;
     for (int i = 0; i < BATCH; i++) {
       if (f) {
         VarHandle.fullFence();
       }
-      w.evict(w.oldestTime());
-      w.insert(nextLow++, v[k++ & (TABLE - 1)]);
+      w.evict();
+      w.insert(v[k++ & (TABLE - 1)]);
       bh.consume(w.queryDouble());
     }
+    next = k;
   }
 }

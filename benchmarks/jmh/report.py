@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn JMH JSON results (-rf json) into the Markdown tables of docs/benchmarks.md.
 
-Usage: python3 jvm/jmh/report.py rounds.json [sweep.json]
+Usage: python3 benchmarks/jmh/report.py rounds.json [sweep.json]
 """
 from __future__ import annotations
 
