@@ -237,15 +237,13 @@ abstract class BTreeCore implements TimedAggregator {
 
   // ---------------------------------------------------------------- local node edits
 
-  /** Moves entry {@code (src, si)} to {@code (dst, di)}: time and partial. */
+  /** Moves entry {@code (src, si)} to {@code (dst, di)}: time and partial (the caller clears {@code dst}'s {@link #OWN}). */
   final void moveEntry(int dst, int di, int src, int si) {
-    flags[dst] &= ~OWN;
     times[dst * cap + di] = times[src * cap + si];
     p.copy(vslot(dst, di), vslot(src, si));
   }
 
   final void setKid(int k, int i, int c) {
-    flags[k] &= ~OWN;
     kids[k * stride + i] = c;
     parent[c] = k;
   }
@@ -1035,6 +1033,7 @@ abstract class BTreeCore implements TimedAggregator {
       moveEntry(pa, si, sib, as - 1);
       cnt[sib] = (byte) (as - 1);
       flags[sib] &= ~OWN;
+      flags[pa] &= ~OWN;
       if (objectStore) {
         p.release(vslot(sib, as - 1));
       }
@@ -1042,6 +1041,7 @@ abstract class BTreeCore implements TimedAggregator {
       int an = cnt[node];
       localInsert(node, an, time(pa, ni), vslot(pa, ni), leaf ? -1 : kid(sib, 0));
       moveEntry(pa, ni, sib, 0);
+      flags[pa] &= ~OWN;
       localEvict(sib, 0, leaf ? -1 : 0);
     }
     repairIfUp(node);
@@ -1085,6 +1085,7 @@ abstract class BTreeCore implements TimedAggregator {
       pos = cnt[leaf] - 1;
     }
     moveEntry(node, idx, leaf, pos);
+    flags[node] &= ~OWN;
     localEvict(leaf, pos, -1);
     rebalanceForEvict(leaf, node);
     if (rLevels < depth) { // top is a strict descendant of node

@@ -319,6 +319,8 @@ public final class BulkFingerBTree extends FingerBTree {
   private void moveBatch(int anc, int sep, int y, int nbr, int k) {
     int ay = cnt[y];
     boolean leaf = isLeaf(y);
+    flags[y] &= ~OWN;
+    flags[anc] &= ~OWN;
     moveEntry(y, ay, anc, sep);
     for (int i = 0; i < k - 1; i++) {
       moveEntry(y, ay + 1 + i, nbr, i);
@@ -364,6 +366,7 @@ public final class BulkFingerBTree extends FingerBTree {
     int an = cnt[nbr];
     int shift = ay + 1;
     boolean leaf = isLeaf(y);
+    flags[nbr] &= ~OWN;
     int tb = nbr * cap;
     System.arraycopy(times, tb, times, tb + shift, an);
     for (int i = an - 1; i >= 0; i--) {
@@ -900,6 +903,7 @@ public final class BulkFingerBTree extends FingerBTree {
       return;
     }
     boolean leaf = isLeaf(y);
+    flags[y] &= ~OWN;
     int w = len - 1;
     int ry = a - 1;
     int rt = e - 1;
@@ -941,6 +945,7 @@ public final class BulkFingerBTree extends FingerBTree {
    * their places are overwritten.
    */
   private void bulkSplit(int y, int g, int e) {
+    flags[y] &= ~OWN;
     int mu = minArity;
     int a = cnt[y];
     int len = a + (e - g);
