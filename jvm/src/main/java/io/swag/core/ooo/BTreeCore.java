@@ -335,7 +335,11 @@ abstract class BTreeCore implements TimedAggregator {
    * root); on the right spine {@code Π→ = Π→(parent) Π↑(z0) v0 ... Π↑(z_{a-2}) v_{a-2}}. Reads the
    * children's and parent's stored aggregates, so repairs run children-first for up-aggregates and
    * parent-first along the spines. Folds left to right straight into the aggregate slot (the first
-   * operand is copied, so no identity is combined unless the aggregate is empty).
+   * operand is copied, so no identity is combined unless the aggregate is empty). An internal
+   * non-root spine node with fewer than {@code C} entries first folds its own part (everything but
+   * the parent term) into its free value slot {@code C - 1} and sets {@link #OWN}, then adds the
+   * parent term: the same number of combines, and {@link #repairOnSpine} can later redo the parent
+   * term alone. Clears {@link #OWN} of the parent of a node whose up-aggregate it recomputes.
    */
   final void repair(int k) {
     final Partials p = this.p;
