@@ -42,6 +42,12 @@ abstract class BTreeCore implements TimedAggregator {
   static final byte LEAF = 1;
   static final byte LEFT = 2;
   static final byte RIGHT = 4;
+  /**
+   * Set on an internal non-root spine node whose own aggregate (see {@link #repair}) sits valid in
+   * its value slot {@code C - 1}; cleared by every edit of the node's entries, children or
+   * children's up-aggregates and by every change of its spine flags.
+   */
+  static final byte OWN = 8;
 
   /** Scratch slots before the node slots. */
   static final int LIFT = 0;
@@ -68,8 +74,11 @@ abstract class BTreeCore implements TimedAggregator {
   byte[] cnt = new byte[0];
   byte[] flags = new byte[0];
   /**
-   * Number of entries covered by the node's aggregate (same position-aware definition as the
-   * aggregate); lets bulk eviction count what it removes in O(1) per removed subtree.
+   * Number of entries under a node's aggregate without the parent term: of its subtree for an
+   * up-aggregate, of the inner aggregate at the root, and on a spine of the node's own part (its
+   * subtree minus its spine child's subtree), so a parent's change never changes a spine node's
+   * count. Lets bulk eviction count what it removes in O(1) per removed subtree (O(height) for a
+   * left-spine subtree).
    */
   int[] aggCnt = new int[0];
   int nodeCap;
@@ -228,7 +237,7 @@ abstract class BTreeCore implements TimedAggregator {
 
   // ---------------------------------------------------------------- local node edits
 
-  /** Moves entry {@code (src, si)} to {@code (dst, di)}: time and partial. */
+  /** Moves entry {@code (src, si)} to {@code (dst, di)}: time and partial (the caller clears {@code dst}'s {@link #OWN}). */
   final void moveEntry(int dst, int di, int src, int si) {
     times[dst * cap + di] = times[src * cap + si];
     p.copy(vslot(dst, di), vslot(src, si));
@@ -246,6 +255,7 @@ abstract class BTreeCore implements TimedAggregator {
   final void localInsert(int k, int i, long t, int src, int rightKid) {
     final long[] times = this.times;
     final Partials p = this.p;
+    flags[k] &= ~OWN;
     int a = cnt[k];
     int tb = k * cap;
     int vb = SCRATCH + k * stride;
@@ -269,6 +279,7 @@ abstract class BTreeCore implements TimedAggregator {
   final void localEvict(int k, int i, int removeKid) {
     final long[] times = this.times;
     final Partials p = this.p;
+    flags[k] &= ~OWN;
     int a = cnt[k];
     int tb = k * cap;
     int vb = SCRATCH + k * stride;
@@ -324,7 +335,11 @@ abstract class BTreeCore implements TimedAggregator {
    * root); on the right spine {@code Π→ = Π→(parent) Π↑(z0) v0 ... Π↑(z_{a-2}) v_{a-2}}. Reads the
    * children's and parent's stored aggregates, so repairs run children-first for up-aggregates and
    * parent-first along the spines. Folds left to right straight into the aggregate slot (the first
-   * operand is copied, so no identity is combined unless the aggregate is empty).
+   * operand is copied, so no identity is combined unless the aggregate is empty). An internal
+   * non-root spine node with fewer than {@code C} entries first folds its own part (everything but
+   * the parent term) into its free value slot {@code C - 1} and sets {@link #OWN}, then adds the
+   * parent term: the same number of combines, and {@link #repairOnSpine} can later redo the parent
+   * term alone. Clears {@link #OWN} of the parent of a node whose up-aggregate it recomputes.
    */
   final void repair(int k) {
     final Partials p = this.p;
@@ -334,6 +349,9 @@ abstract class BTreeCore implements TimedAggregator {
     final int dst = vb + cap;
     if ((f & LEAF) != 0) {
       if (!finger || (f & (LEFT | RIGHT)) == 0) { // up-aggregate or (leaf) root: the values
+        if (finger && k != root) {
+          flags[parent[k]] &= ~OWN;
+        }
         if (a == 0) {
           p.setIdentity(dst);
         } else {
@@ -352,7 +370,6 @@ abstract class BTreeCore implements TimedAggregator {
         if (a == 0) {
           if (withParent) {
             p.copy(dst, aggSlot(pa));
-            c += aggCnt[pa];
           } else {
             p.setIdentity(dst);
           }
@@ -363,7 +380,6 @@ abstract class BTreeCore implements TimedAggregator {
           }
           if (withParent) {
             p.combine(dst, dst, aggSlot(pa));
-            c += aggCnt[pa];
           }
         }
         aggCnt[k] = c;
@@ -372,7 +388,6 @@ abstract class BTreeCore implements TimedAggregator {
         int i = 0;
         if (withParent) {
           p.copy(dst, aggSlot(pa));
-          c += aggCnt[pa];
         } else if (a == 0) {
           p.setIdentity(dst);
         } else {
@@ -390,6 +405,9 @@ abstract class BTreeCore implements TimedAggregator {
     final int[] aggCnt = this.aggCnt;
     final int kb = k * stride;
     if (!finger || (k != root && (f & (LEFT | RIGHT)) == 0)) { // Π↑ = Π↑(z0) v0 Π↑(z1) ... v_{a-1} Π↑(z_a)
+      if (finger) {
+        flags[parent[k]] &= ~OWN;
+      }
       int z = kids[kb];
       int c = a + aggCnt[z];
       p.copy(dst, SCRATCH + z * stride + cap);
@@ -421,11 +439,59 @@ abstract class BTreeCore implements TimedAggregator {
     int pa = parent[k];
     boolean withParent = pa != root;
     int c = a;
-    if ((f & LEFT) != 0) { // Π← = v0 Π↑(z1) ... v_{a-1} Π↑(z_a) Π←(parent)
+    if (a == 0 || a == cap) { // no own aggregate: a transient node, or its slot C - 1 holds an entry
+      flags[k] = (byte) (f & ~OWN);
+      repairSpineDirect(k, pa, withParent);
+      return;
+    }
+    final int own = dst - 1; // value slot C - 1
+    if ((f & LEFT) != 0) { // own = v0 Π↑(z1) ... v_{a-1} Π↑(z_a); Π← = own Π←(parent)
+      int z = kids[kb + 1];
+      p.combine(own, vb, SCRATCH + z * stride + cap);
+      c += aggCnt[z];
+      for (int i = 1; i < a; i++) {
+        z = kids[kb + i + 1];
+        p.combine(own, own, vb + i);
+        p.combine(own, own, SCRATCH + z * stride + cap);
+        c += aggCnt[z];
+      }
+      if (withParent) {
+        p.combine(dst, own, aggSlot(pa));
+      } else {
+        p.copy(dst, own);
+      }
+    } else { // own = Π↑(z0) v0 ... Π↑(z_{a-1}) v_{a-1}; Π→ = Π→(parent) own
+      int z = kids[kb];
+      p.combine(own, SCRATCH + z * stride + cap, vb);
+      c += aggCnt[z];
+      for (int i = 1; i < a; i++) {
+        z = kids[kb + i];
+        p.combine(own, own, SCRATCH + z * stride + cap);
+        p.combine(own, own, vb + i);
+        c += aggCnt[z];
+      }
+      if (withParent) {
+        p.combine(dst, aggSlot(pa), own);
+      } else {
+        p.copy(dst, own);
+      }
+    }
+    flags[k] = (byte) (f | OWN);
+    aggCnt[k] = c;
+  }
+
+  /** {@link #repair} of an internal non-root spine node without keeping its own aggregate. */
+  private void repairSpineDirect(int k, int pa, boolean withParent) {
+    final Partials p = this.p;
+    final int a = cnt[k];
+    final int vb = SCRATCH + k * stride;
+    final int dst = vb + cap;
+    final int kb = k * stride;
+    int c = a;
+    if ((flags[k] & LEFT) != 0) { // Π← = v0 Π↑(z1) ... v_{a-1} Π↑(z_a) Π←(parent)
       if (a == 0) {
         if (withParent) {
           p.copy(dst, aggSlot(pa));
-          c += aggCnt[pa];
         } else {
           p.setIdentity(dst);
         }
@@ -441,14 +507,12 @@ abstract class BTreeCore implements TimedAggregator {
         }
         if (withParent) {
           p.combine(dst, dst, aggSlot(pa));
-          c += aggCnt[pa];
         }
       }
     } else { // Π→ = Π→(parent) Π↑(z0) v0 ... Π↑(z_{a-1}) v_{a-1}
       int i = 0;
       if (withParent) {
         p.copy(dst, aggSlot(pa));
-        c += aggCnt[pa];
       } else if (a == 0) {
         p.setIdentity(dst);
       } else {
@@ -466,6 +530,41 @@ abstract class BTreeCore implements TimedAggregator {
       }
     }
     aggCnt[k] = c;
+  }
+
+  /**
+   * {@link #repair} of spine node {@code y} below a repaired parent: if {@code y} keeps a valid own
+   * aggregate ({@link #OWN}), only {@code Π←(y) = own ⊗ Π←(parent)} or {@code Π→(y) = Π→(parent) ⊗
+   * own} is recomputed (one combine; a copy below the root), else everything. Its count
+   * ({@link #aggCnt}, the own part's) stays.
+   */
+  final void repairOnSpine(int y) {
+    final int f = flags[y];
+    if ((f & OWN) == 0) {
+      repair(y);
+      return;
+    }
+    final int dst = aggSlot(y);
+    final int pa = parent[y];
+    if (pa == root) {
+      p.copy(dst, dst - 1);
+    } else if ((f & LEFT) != 0) {
+      p.combine(dst, dst - 1, aggSlot(pa));
+    } else {
+      p.combine(dst, aggSlot(pa), dst - 1);
+    }
+  }
+
+  /** Clears {@link #OWN} down both spines: their next repairs recompute everything. */
+  final void dropOwn() {
+    for (int y = root; (flags[y] & LEAF) == 0; ) {
+      y = kids[y * stride];
+      flags[y] &= ~OWN;
+    }
+    for (int y = root; (flags[y] & LEAF) == 0; ) {
+      y = kids[y * stride + cnt[y]];
+      flags[y] &= ~OWN;
+    }
   }
 
   final void repairIfUp(int k) {
@@ -506,14 +605,14 @@ abstract class BTreeCore implements TimedAggregator {
       int y = top;
       while ((flags[y] & LEAF) == 0) {
         y = kids[y * stride];
-        repair(y);
+        repairOnSpine(y);
       }
     }
     if ((f & RIGHT) != 0 || (top == root && hitRight)) {
       int y = top;
       while ((flags[y] & LEAF) == 0) {
         y = kids[y * stride + cnt[y]];
-        repair(y);
+        repairOnSpine(y);
       }
     }
   }
@@ -724,6 +823,7 @@ abstract class BTreeCore implements TimedAggregator {
   /** An insert at an existing time: {@code old ⊗ new} in place, then the repairs. */
   private void combineInto(int y, int i, int src) {
     int s = vslot(y, i);
+    flags[y] &= ~OWN;
     p.combine(s, s, src); // old ⊗ new
     repairAggs(y, false, false);
   }
@@ -754,7 +854,7 @@ abstract class BTreeCore implements TimedAggregator {
     int old = root;
     kids[r * stride] = old;
     parent[old] = r;
-    flags[old] |= LEFT | RIGHT;
+    flags[old] = (byte) ((flags[old] & ~OWN) | LEFT | RIGHT);
     root = r;
   }
 
@@ -770,7 +870,7 @@ abstract class BTreeCore implements TimedAggregator {
     int m = a / 2;
     boolean leaf = isLeaf(y);
     flags[z] = (byte) (flags[y] & (LEAF | RIGHT));
-    flags[y] &= ~RIGHT;
+    flags[y] &= ~(RIGHT | OWN);
     int nz = a - m - 1;
     System.arraycopy(times, y * cap + m + 1, times, z * cap, nz);
     for (int j = 0; j < nz; j++) {
@@ -911,7 +1011,7 @@ abstract class BTreeCore implements TimedAggregator {
       }
     }
     cnt[l] = (byte) (al + 1 + ar);
-    flags[l] |= (byte) (flags[r] & RIGHT);
+    flags[l] = (byte) ((flags[l] & ~OWN) | (flags[r] & RIGHT));
     if (r == rightFinger) {
       rightFinger = l;
     }
@@ -936,6 +1036,8 @@ abstract class BTreeCore implements TimedAggregator {
       }
       moveEntry(pa, si, sib, as - 1);
       cnt[sib] = (byte) (as - 1);
+      flags[sib] &= ~OWN;
+      flags[pa] &= ~OWN;
       if (objectStore) {
         p.release(vslot(sib, as - 1));
       }
@@ -943,6 +1045,7 @@ abstract class BTreeCore implements TimedAggregator {
       int an = cnt[node];
       localInsert(node, an, time(pa, ni), vslot(pa, ni), leaf ? -1 : kid(sib, 0));
       moveEntry(pa, ni, sib, 0);
+      flags[pa] &= ~OWN;
       localEvict(sib, 0, leaf ? -1 : 0);
     }
     repairIfUp(node);
@@ -955,7 +1058,7 @@ abstract class BTreeCore implements TimedAggregator {
     int c = kid(old, 0);
     root = c;
     parent[c] = -1;
-    flags[c] &= ~(LEFT | RIGHT);
+    flags[c] &= ~(LEFT | RIGHT | OWN);
     freeNode(old);
   }
 
@@ -986,6 +1089,7 @@ abstract class BTreeCore implements TimedAggregator {
       pos = cnt[leaf] - 1;
     }
     moveEntry(node, idx, leaf, pos);
+    flags[node] &= ~OWN;
     localEvict(leaf, pos, -1);
     rebalanceForEvict(leaf, node);
     if (rLevels < depth) { // top is a strict descendant of node
@@ -1342,7 +1446,6 @@ abstract class BTreeCore implements TimedAggregator {
       return;
     }
     Object above = null;
-    int aboveCnt = 0;
     for (int y = kid(root, 0); ; y = kid(y, 0)) {
       Object own = f.identity();
       int ownCnt = 0;
@@ -1355,15 +1458,14 @@ abstract class BTreeCore implements TimedAggregator {
         }
       }
       Object want = above == null ? own : f.combine(own, above);
-      aboveCnt += ownCnt;
-      expect(y, "left", want, aboveCnt);
+      expectOwn(y, "left", own);
+      expect(y, "left", want, ownCnt);
       above = want;
       if (isLeaf(y)) {
         break;
       }
     }
     above = null;
-    aboveCnt = 0;
     for (int y = kid(root, cnt[root]); ; y = kid(y, cnt[y])) {
       Object own = f.identity();
       int ownCnt = 0;
@@ -1376,8 +1478,8 @@ abstract class BTreeCore implements TimedAggregator {
         ownCnt++;
       }
       Object want = above == null ? own : f.combine(above, own);
-      aboveCnt += ownCnt;
-      expect(y, "right", want, aboveCnt);
+      expectOwn(y, "right", own);
+      expect(y, "right", want, ownCnt);
       above = want;
       if (isLeaf(y)) {
         break;
@@ -1386,6 +1488,21 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   private int[] upCnt;
+
+  /** A spine node marked {@link #OWN} keeps {@code own} in its value slot {@code C - 1}. */
+  private void expectOwn(int k, String kind, Object own) {
+    if ((flags[k] & OWN) == 0) {
+      return;
+    }
+    if (isLeaf(k) || cnt[k] >= cap) {
+      fail(kind + "-spine node " + k + " (" + describe(k) + ") marked OWN but is a leaf or full");
+    }
+    Object got = p.partial(vslot(k, cap - 1));
+    if (!Objects.deepEquals(got, own)) {
+      fail("own aggregate of " + kind + "-spine node " + k + " (" + describe(k) + ") is " + show(got)
+          + ", expected " + show(own));
+    }
+  }
 
   private void expect(int k, String kind, Object want, int wantCnt) {
     if (aggCnt[k] != wantCnt) {
@@ -1422,6 +1539,9 @@ abstract class BTreeCore implements TimedAggregator {
       }
     } else if (arity(k) > maxArity) {
       fail("root has arity " + arity(k) + " > " + maxArity);
+    }
+    if ((flags[k] & OWN) != 0 && (!finger || leaf || k == root || (flags[k] & (LEFT | RIGHT)) == 0)) {
+      fail("node " + k + " (" + describe(k) + ") marked OWN off the spines, at the root or at a leaf");
     }
     for (int i = 0; i < a; i++) {
       long t = time(k, i);

@@ -124,11 +124,13 @@ public final class BulkFingerBTree extends FingerBTree {
     if (i > 0) {
       return aggCnt[kid(y, i)]; // an up node: never a spine node left of the boundary
     }
-    if (y == root) {
-      return aggCnt[leftFinger]; // Π←(left finger) covers the root's first subtree
-    }
-    if (isLeft(y)) {
-      return aggCnt[leftFinger] - aggCnt[y]; // Π←(y) covers the same minus y's first subtree
+    if (y == root || isLeft(y)) {
+      // the first subtree of a root or left-spine node: the own parts of the left-spine nodes below it
+      int c = 0;
+      for (int x = leftFinger; x != y; x = parent[x]) {
+        c += aggCnt[x];
+      }
+      return c;
     }
     return aggCnt[kid(y, 0)];
   }
@@ -159,6 +161,7 @@ public final class BulkFingerBTree extends FingerBTree {
       }
       return k;
     }
+    dropOwn();
     // ---- step 1: boundary search
     int y = leftFinger;
     while (y != root && t >= time(parent[y], 0)) {
@@ -222,7 +225,7 @@ public final class BulkFingerBTree extends FingerBTree {
         }
         root = nr;
         parent[nr] = -1;
-        flags[nr] &= ~(LEFT | RIGHT);
+        flags[nr] &= ~(LEFT | RIGHT | OWN);
         rootChanged = true;
         break;
       }
@@ -250,7 +253,7 @@ public final class BulkFingerBTree extends FingerBTree {
     int z = start;
     while (!isLeaf(z)) {
       z = kid(z, 0);
-      flags[z] |= LEFT;
+      flags[z] = (byte) ((flags[z] & ~OWN) | LEFT);
     }
     leftFinger = z;
     if (isLeaf(root)) {
@@ -275,6 +278,7 @@ public final class BulkFingerBTree extends FingerBTree {
     } else {
       rtop = root;
     }
+    dropOwn(); // boundary nodes were cut in place: the spine repairs recompute in full
     repairAggs(rtop, true, hr);
     return removed;
   }
@@ -304,6 +308,7 @@ public final class BulkFingerBTree extends FingerBTree {
       }
     }
     cnt[y] = (byte) (a - c);
+    flags[y] &= ~OWN;
   }
 
   /**
@@ -314,6 +319,8 @@ public final class BulkFingerBTree extends FingerBTree {
   private void moveBatch(int anc, int sep, int y, int nbr, int k) {
     int ay = cnt[y];
     boolean leaf = isLeaf(y);
+    flags[y] &= ~OWN;
+    flags[anc] &= ~OWN;
     moveEntry(y, ay, anc, sep);
     for (int i = 0; i < k - 1; i++) {
       moveEntry(y, ay + 1 + i, nbr, i);
@@ -346,6 +353,7 @@ public final class BulkFingerBTree extends FingerBTree {
       }
     }
     cnt[y] = (byte) (a - c);
+    flags[y] &= ~OWN;
   }
 
   /**
@@ -358,6 +366,7 @@ public final class BulkFingerBTree extends FingerBTree {
     int an = cnt[nbr];
     int shift = ay + 1;
     boolean leaf = isLeaf(y);
+    flags[nbr] &= ~OWN;
     int tb = nbr * cap;
     System.arraycopy(times, tb, times, tb + shift, an);
     for (int i = an - 1; i >= 0; i--) {
@@ -553,6 +562,7 @@ public final class BulkFingerBTree extends FingerBTree {
     tlLen = 0;
     touchedLen = 0;
     dirtyLen = 0;
+    dropOwn(); // the passes edit spine nodes in place; step 3 recomputes them in full
     // ---- step 1: insertion sites search, in time order, each from the previous site
     siteSearchStart(ts[from]);
     int r = 0;
@@ -893,6 +903,7 @@ public final class BulkFingerBTree extends FingerBTree {
       return;
     }
     boolean leaf = isLeaf(y);
+    flags[y] &= ~OWN;
     int w = len - 1;
     int ry = a - 1;
     int rt = e - 1;
@@ -934,6 +945,7 @@ public final class BulkFingerBTree extends FingerBTree {
    * their places are overwritten.
    */
   private void bulkSplit(int y, int g, int e) {
+    flags[y] &= ~OWN;
     int mu = minArity;
     int a = cnt[y];
     int len = a + (e - g);
@@ -960,8 +972,8 @@ public final class BulkFingerBTree extends FingerBTree {
     int lastCount = len - t * (mu + 1);
     cnt[last] = (byte) lastCount;
     if ((f & RIGHT) != 0) {
-      flags[last] |= RIGHT;
-      flags[y] &= ~RIGHT;
+      flags[last] = (byte) ((flags[last] & ~OWN) | RIGHT);
+      flags[y] &= ~(RIGHT | OWN);
     }
     if (y == rightFinger) {
       rightFinger = last;

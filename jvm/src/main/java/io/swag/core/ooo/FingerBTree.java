@@ -12,6 +12,9 @@ import io.swag.core.AggregateFunction;
  * first and last child); non-root left-spine nodes store {@code Π←(y)} = everything under the
  * root's first child except {@code y}'s first child's subtree, and right-spine nodes the mirror
  * image {@code Π→}. Hence {@code query() = Π←(leftFinger) ⊗ inner(root) ⊗ Π→(rightFinger)}.
+ * An internal non-root spine node may also keep its own part ({@code Π←(y)} or {@code Π→(y)}
+ * without the parent term) in its free value slot, flagged {@code OWN} (see {@code BTreeCore.repair}):
+ * the repair walk down a spine then recomputes such a node with one combine.
  * Size invariants as in {@link ClassicBTree}; left and right fingers point at the extreme leaves.
  *
  * <p>Complexity: {@code query()} O(1) (two combines); {@code insert}/{@code evict} amortized
