@@ -26,3 +26,11 @@ def flights(limit: int | None = None) -> Any:
                        "_arrival": arrival})
     df = df.sort_values("_arrival", kind="stable").drop(columns=["_arrival"]).reset_index(drop=True)
     return df if limit is None else df.head(limit)
+
+
+def departures(limit: int | None = None) -> list[tuple[str, int, float | None]]:
+    """(origin, scheduled departure in epoch ms, departure delay or None) of the stream's first
+    ``limit`` flights, as plain tuples for an engine that takes rows (the PyFlink examples)."""
+    df = flights(limit)
+    ms = df["sched_dep"].astype("datetime64[ms]").astype("int64")
+    return [(o, int(t), None if d != d else float(d)) for o, t, d in zip(df["origin"], ms, df["dep_delay"])]

@@ -22,7 +22,7 @@ from pyflink.datastream import StreamExecutionEnvironment
 
 import swag
 import swag.flink
-from flights_data import flights
+from flights_data import departures
 
 NAMES = ["origin", "sched_dep", "dep_delay"]
 TYPES = [Types.STRING(), Types.LONG(), Types.DOUBLE()]
@@ -38,9 +38,7 @@ def main() -> None:
     p.add_argument("--rows", type=int, default=50_000, help="the first N records of the stream (default: 50,000)")
     a = p.parse_args()
 
-    df = flights(a.rows)
-    ms = df["sched_dep"].astype("datetime64[ms]").astype("int64")
-    records = [Row(o, int(t), None if d != d else float(d)) for o, t, d in zip(df["origin"], ms, df["dep_delay"])]
+    records = [Row(*r) for r in departures(a.rows)]
 
     env = StreamExecutionEnvironment.get_execution_environment()
     env.set_parallelism(1)
