@@ -74,7 +74,7 @@ class SlicePreAggregatorTest {
   @Test
   void defaultBoundFitsTheOpenPartialsInABudget() {
     assertEquals(65_536, slots("max", "stddev", "count")); // 40 bytes each
-    assertEquals(16_384, slots("bloom")); // 2 KB each: 32 MB
+    assertEquals(65_536, slots("bloom")); // 256 B each: 131,072 would fit, the cap is 65,536
     assertEquals(10_922, slots("countmin")); // 3 KB each
     assertEquals(8_192, slots("max", "hll")); // sketches: size varies
     assertEquals(8_192, slots("kll"));
