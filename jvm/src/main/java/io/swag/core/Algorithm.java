@@ -46,23 +46,41 @@ import java.util.Map;
  * {@code _}.
  */
 public enum Algorithm {
+  /** Recalculate: combines the whole window at each query. */
   RECALC("recalc", Shape.FIFO, 0),
+  /** Subtract-on-evict: needs an invertible function. */
   SOE("soe", Shape.FIFO, 0),
+  /** Two-Stacks. */
   TWO_STACKS("two_stacks", Shape.FIFO, 0),
+  /** Two-Stacks Lite. */
   TWO_STACKS_LITE("two_stacks_lite", Shape.FIFO, 0),
+  /** DABA: De-Amortized Banker's Aggregator. */
   DABA("daba", Shape.FIFO, 0),
+  /** DABA Lite. */
   DABA_LITE("daba_lite", Shape.FIFO, 0),
+  /** FlatFAT, the Reactive Aggregator. */
   FLATFAT("flatfat", Shape.FIFO, 0),
+  /** FlatFIT. */
   FLATFIT("flatfit", Shape.FIFO, 0),
+  /** Classic augmented B-tree of min arity 2. */
   BCLASSIC2("bclassic2", Shape.CLASSIC_TREE, 2),
+  /** Classic augmented B-tree of min arity 4. */
   BCLASSIC4("bclassic4", Shape.CLASSIC_TREE, 4),
+  /** Classic augmented B-tree of min arity 8. */
   BCLASSIC8("bclassic8", Shape.CLASSIC_TREE, 8),
+  /** Finger B-tree (FiBA) of min arity 2, without bulk operations. */
   NBFIBA2("nbfiba2", Shape.FINGER_TREE, 2),
+  /** Finger B-tree (FiBA) of min arity 4, without bulk operations. */
   NBFIBA4("nbfiba4", Shape.FINGER_TREE, 4),
+  /** Finger B-tree (FiBA) of min arity 8, without bulk operations. */
   NBFIBA8("nbfiba8", Shape.FINGER_TREE, 8),
+  /** Finger B-tree (FiBA) of min arity 2, with bulk evict and insert. */
   BFIBA2("bfiba2", Shape.BULK_FINGER_TREE, 2),
+  /** Finger B-tree (FiBA) of min arity 4, with bulk evict and insert. */
   BFIBA4("bfiba4", Shape.BULK_FINGER_TREE, 4),
+  /** Finger B-tree (FiBA) of min arity 8, with bulk evict and insert. */
   BFIBA8("bfiba8", Shape.BULK_FINGER_TREE, 8),
+  /** A plan's choice: DABA Lite that switches to a tree at the first out-of-order record. */
   ADAPTIVE("adaptive", Shape.ADAPTIVE, 0);
 
   private enum Shape { FIFO, CLASSIC_TREE, FINGER_TREE, BULK_FINGER_TREE, ADAPTIVE }
@@ -130,6 +148,8 @@ public enum Algorithm {
   /**
    * The algorithm a name stands for (canonical name or {@linkplain #ALIASES alias}).
    *
+   * @param name the name
+   * @return the algorithm
    * @throws IllegalArgumentException naming the value and listing the valid names, for an unknown
    *     or null name
    */
@@ -146,6 +166,10 @@ public enum Algorithm {
    * gives the tree of that family with {@code minArity} 2, 4 or 8 ({@code fiba4} with 2 is
    * {@code nbfiba2}; {@code fiba} with 8 is {@code bfiba8}). A min arity with a name that is not a
    * tree is an error.
+   *
+   * @param name the name
+   * @param minArity the B-tree min arity (2, 4 or 8), or null
+   * @return the algorithm
    */
   public static Algorithm parse(String name, Object minArity) {
     Algorithm a = parse(name);
@@ -160,7 +184,12 @@ public enum Algorithm {
     return a.withMinArity(m, minArity);
   }
 
-  /** The algorithm of a name, or null if the name is unknown (or null). */
+  /**
+   * The algorithm of a name, or null if the name is unknown (or null).
+   *
+   * @param name the name, or null
+   * @return the algorithm, or null
+   */
   public static Algorithm find(String name) {
     if (name == null) {
       return null;
@@ -175,12 +204,21 @@ public enum Algorithm {
     return null;
   }
 
-  /** Whether {@code name} is a deprecated alias ({@link #DEPRECATED} says why); false for unknown names. */
+  /**
+   * Whether {@code name} is a deprecated alias ({@link #DEPRECATED} says why); false for unknown names.
+   *
+   * @param name the name, or null
+   * @return true for a deprecated alias
+   */
   public static boolean isDeprecated(String name) {
     return name != null && DEPRECATED.containsKey(normalize(name));
   }
 
-  /** Every accepted name: the canonical ones, then the aliases. */
+  /**
+   * Every accepted name: the canonical ones, then the aliases.
+   *
+   * @return the names
+   */
   public static List<String> acceptedNames() {
     List<String> r = new ArrayList<>();
     for (Algorithm a : values()) {
@@ -203,42 +241,75 @@ public enum Algorithm {
     return new SwagException(SwagException.Kind.UNKNOWN_ALGORITHM, "unknown algorithm '" + name + "'; " + known);
   }
 
-  /** The canonical name, as plans store it and the built structure reports it. */
+  /**
+   * The canonical name, as plans store it and the built structure reports it.
+   *
+   * @return the canonical name
+   */
   public String id() {
     return id;
   }
 
-  /** An in-order (FIFO) aggregator: non-decreasing times, whole-window queries, evicts the oldest. */
+  /**
+   * An in-order (FIFO) aggregator: non-decreasing times, whole-window queries, evicts the oldest.
+   *
+   * @return true for an in-order algorithm
+   */
   public boolean isFifo() {
     return shape == Shape.FIFO;
   }
 
-  /** A B-tree: inserts and evicts at any time, range queries. */
+  /**
+   * A B-tree: inserts and evicts at any time, range queries.
+   *
+   * @return true for a tree
+   */
   public boolean isTree() {
     return shape == Shape.CLASSIC_TREE || shape == Shape.FINGER_TREE || shape == Shape.BULK_FINGER_TREE;
   }
 
-  /** {@code adaptive}: in order until the first out-of-order operation, then a tree. */
+  /**
+   * {@code adaptive}: in order until the first out-of-order operation, then a tree.
+   *
+   * @return true for {@code adaptive}
+   */
   public boolean isAdaptive() {
     return shape == Shape.ADAPTIVE;
   }
 
-  /** Whether records may arrive out of time order: a tree, or {@code adaptive} (which switches to one). */
+  /**
+   * Whether records may arrive out of time order: a tree, or {@code adaptive} (which switches to one).
+   *
+   * @return true if records may arrive out of order
+   */
   public boolean acceptsOutOfOrder() {
     return isTree() || isAdaptive();
   }
 
-  /** A tree with the bulk evict and insert algorithms ({@code bfibaμ}). */
+  /**
+   * A tree with the bulk evict and insert algorithms ({@code bfibaμ}).
+   *
+   * @return true for a bulk tree
+   */
   public boolean isBulk() {
     return shape == Shape.BULK_FINGER_TREE;
   }
 
-  /** A tree's min arity μ (2, 4 or 8); 0 for the others. */
+  /**
+   * A tree's min arity μ (2, 4 or 8); 0 for the others.
+   *
+   * @return the min arity, or 0
+   */
   public int minArity() {
     return minArity;
   }
 
-  /** The bulk FiBA tree {@code bfibaμ} of min arity 2, 4 or 8 (the plans' tree). */
+  /**
+   * The bulk FiBA tree {@code bfibaμ} of min arity 2, 4 or 8 (the plans' tree).
+   *
+   * @param minArity the min arity, 2, 4 or 8
+   * @return the algorithm
+   */
   public static Algorithm bulkTree(int minArity) {
     return BFIBA4.withMinArity(minArity, minArity);
   }
@@ -255,7 +326,12 @@ public enum Algorithm {
     throw new IllegalStateException(id + " has no min arity " + m);
   }
 
-  /** A new in-order aggregator of this algorithm; fails for a tree or {@code adaptive}. */
+  /**
+   * A new in-order aggregator of this algorithm; fails for a tree or {@code adaptive}.
+   *
+   * @param fn the aggregate function
+   * @return a new, empty aggregator
+   */
   public FifoBase newFifo(AggregateFunction<?, ?, ?> fn) {
     return switch (this) {
       case RECALC -> new Recalc(fn);
@@ -271,7 +347,12 @@ public enum Algorithm {
     };
   }
 
-  /** A new B-tree of this algorithm; fails for an in-order algorithm or {@code adaptive}. */
+  /**
+   * A new B-tree of this algorithm; fails for an in-order algorithm or {@code adaptive}.
+   *
+   * @param fn the aggregate function
+   * @return a new, empty tree
+   */
   public TimedAggregator newTree(AggregateFunction<?, ?, ?> fn) {
     return switch (shape) {
       case CLASSIC_TREE -> new ClassicBTree(fn, minArity);
@@ -286,6 +367,9 @@ public enum Algorithm {
    * A new timed aggregator: a tree, or an in-order algorithm behind {@link TimedFifo}
    * (non-decreasing times). {@code adaptive} is built by the plans' executors, which give it its
    * tree and product function.
+   *
+   * @param fn the aggregate function
+   * @return a new, empty aggregator
    */
   public TimedAggregator newTimed(AggregateFunction<?, ?, ?> fn) {
     if (isAdaptive()) {

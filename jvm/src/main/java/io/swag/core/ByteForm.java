@@ -18,16 +18,38 @@ import java.nio.ByteBuffer;
  */
 public interface ByteForm<ACC> {
 
-  /** Bytes that {@link #write} puts for {@code partial}. */
+  /**
+   * Bytes that {@link #write} puts for {@code partial}.
+   *
+   * @param partial a partial aggregate
+   * @return the number of bytes
+   */
   int byteSize(ACC partial);
 
-  /** Puts {@code partial} at the buffer's position ({@link #byteSize} bytes). */
+  /**
+   * Puts {@code partial} at the buffer's position ({@link #byteSize} bytes).
+   *
+   * @param partial a partial aggregate
+   * @param out the buffer to write to
+   */
   void write(ACC partial, ByteBuffer out);
 
-  /** The partial in the {@code length} bytes at the buffer's position; advances it by {@code length}. */
+  /**
+   * The partial in the {@code length} bytes at the buffer's position; advances it by {@code length}.
+   *
+   * @param in the buffer to read from
+   * @param length the number of bytes of the partial
+   * @return the partial read
+   */
   ACC read(ByteBuffer in, int length);
 
-  /** The next {@code length} bytes of {@code in}, copied (for a sketch's {@code heapify}). */
+  /**
+   * The next {@code length} bytes of {@code in}, copied (for a sketch's {@code heapify}).
+   *
+   * @param in the buffer to read from
+   * @param length the number of bytes to take
+   * @return a new array of the bytes
+   */
   static byte[] take(ByteBuffer in, int length) {
     byte[] b = new byte[length];
     in.get(b);

@@ -14,6 +14,12 @@ public abstract class DoubleFunction implements AggregateFunction<Object, double
   private final String name;
   private final int width;
 
+  /**
+   * A function named {@code name} whose partials are {@code width} doubles.
+   *
+   * @param name the function's name
+   * @param width doubles per partial aggregate
+   */
   protected DoubleFunction(String name, int width) {
     this.name = name;
     this.width = width;
@@ -24,29 +30,71 @@ public abstract class DoubleFunction implements AggregateFunction<Object, double
     return name;
   }
 
-  /** Doubles per partial aggregate. */
+  /**
+   * Doubles per partial aggregate.
+   *
+   * @return the number of doubles per partial
+   */
   public final int width() {
     return width;
   }
 
-  /** Writes the identity at {@code a[o .. o+width)}. */
+  /**
+   * Writes the identity at {@code a[o .. o+width)}.
+   *
+   * @param a the array of partials
+   * @param o the partial's offset in {@code a}
+   */
   public abstract void identity(double[] a, int o);
 
-  /** Writes {@code lift(x)} at {@code a[o .. o+width)}; {@code x} is never NaN. */
+  /**
+   * Writes {@code lift(x)} at {@code a[o .. o+width)}; {@code x} is never NaN.
+   *
+   * @param x the input value
+   * @param arg the input's time or sequence number
+   * @param a the array of partials
+   * @param o the partial's offset in {@code a}
+   */
   public abstract void lift(double x, long arg, double[] a, int o);
 
-  /** {@code a[dst..] = a[older..] ⊕ a[newer..]} (offsets, not slots). */
+  /**
+   * {@code a[dst..] = a[older..] ⊕ a[newer..]} (offsets, not slots).
+   *
+   * @param a the array of partials
+   * @param dst the offset of the result
+   * @param older the offset of the older partial
+   * @param newer the offset of the newer partial
+   */
   public abstract void combine(double[] a, int dst, int older, int newer);
 
-  /** {@code a[dst..] = a[whole..] ⊖ a[older..]} for invertible functions. */
+  /**
+   * {@code a[dst..] = a[whole..] ⊖ a[older..]} for invertible functions.
+   *
+   * @param a the array of partials
+   * @param dst the offset of the result
+   * @param whole the offset of the partial of both parts
+   * @param older the offset of the older part to remove
+   */
   public void inverse(double[] a, int dst, int whole, int older) {
     throw new UnsupportedOperationException("function '" + name + "' is not invertible");
   }
 
-  /** The result for the partial at {@code a[o..]}. */
+  /**
+   * The result for the partial at {@code a[o..]}.
+   *
+   * @param a the array of partials
+   * @param o the partial's offset in {@code a}
+   * @return the result of the partial
+   */
   public abstract Object lower(double[] a, int o);
 
-  /** The numeric result for the partial at {@code a[o..]} (NaN for none). */
+  /**
+   * The numeric result for the partial at {@code a[o..]} (NaN for none).
+   *
+   * @param a the array of partials
+   * @param o the partial's offset in {@code a}
+   * @return the result as a double, NaN for none
+   */
   public double lowerDouble(double[] a, int o) {
     Object r = lower(a, o);
     return r == null ? Double.NaN : ((Number) r).doubleValue();

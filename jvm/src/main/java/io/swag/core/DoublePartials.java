@@ -9,6 +9,11 @@ public final class DoublePartials extends Partials {
   private double[] a = new double[0];
   private int slots;
 
+  /**
+   * A store of {@code f}'s partials as doubles, {@code f.width()} per slot.
+   *
+   * @param f the function whose partials it holds
+   */
   public DoublePartials(DoubleFunction f) {
     this.f = f;
     this.w = f.width();

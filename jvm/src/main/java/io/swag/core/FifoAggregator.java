@@ -12,13 +12,25 @@ package io.swag.core;
  */
 public interface FifoAggregator {
 
-  /** Inserts a value at the young end. */
+  /**
+   * Inserts a value at the young end.
+   *
+   * @param value the value
+   */
   void insert(double value);
 
-  /** Inserts a value at the young end. */
+  /**
+   * Inserts a value at the young end.
+   *
+   * @param value the value
+   */
   void insert(long value);
 
-  /** Inserts any value the function accepts (numbers, strings, ...). */
+  /**
+   * Inserts any value the function accepts (numbers, strings, ...).
+   *
+   * @param value the value
+   */
   void insert(Object value);
 
   /**
@@ -28,25 +40,54 @@ public interface FifoAggregator {
    */
   void evict();
 
-  /** The aggregate of the whole window ({@code lower(identity)} when empty, often null). */
+  /**
+   * The aggregate of the whole window ({@code lower(identity)} when empty, often null).
+   *
+   * @return the window's aggregate
+   */
   Object query();
 
-  /** The aggregate as a double, for numeric results (NaN when there is no value). */
+  /**
+   * The aggregate as a double, for numeric results (NaN when there is no value).
+   *
+   * @return the window's aggregate as a double
+   */
   double queryDouble();
 
-  /** Number of values in the window. */
+  /**
+   * Number of values in the window.
+   *
+   * @return the number of values
+   */
   int size();
 
+  /**
+   * Whether the window holds no value.
+   *
+   * @return true if {@link #size} is 0
+   */
   default boolean isEmpty() {
     return size() == 0;
   }
 
-  /** Number of partial aggregates currently stored (the space measure of the papers). */
+  /**
+   * Number of partial aggregates currently stored (the space measure of the papers).
+   *
+   * @return the number of stored partials
+   */
   long storedPartials();
 
-  /** The algorithm's name, e.g. {@code "daba_lite"}. */
+  /**
+   * The algorithm's name, e.g. {@code "daba_lite"}.
+   *
+   * @return the algorithm's name
+   */
   String algorithm();
 
-  /** The aggregate function. */
+  /**
+   * The aggregate function.
+   *
+   * @return the aggregate function
+   */
   AggregateFunction<?, ?, ?> function();
 }

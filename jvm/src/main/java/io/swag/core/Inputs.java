@@ -4,7 +4,13 @@ package io.swag.core;
 public final class Inputs {
   private Inputs() {}
 
-  /** The value as a double, or an {@link IllegalArgumentException} naming function and value. */
+  /**
+   * The value as a double, or an {@link IllegalArgumentException} naming function and value.
+   *
+   * @param function the function's name, for the message
+   * @param value the value
+   * @return the value as a double
+   */
   public static double toDouble(String function, Object value) {
     if (value instanceof Number) {
       double d = ((Number) value).doubleValue();
@@ -25,7 +31,12 @@ public final class Inputs {
         + "' got value NaN; NaN is not a number and would make the aggregate order-dependent");
   }
 
-  /** A short printable form of a value for error messages. */
+  /**
+   * A short printable form of a value for error messages.
+   *
+   * @param value the value
+   * @return its printable form
+   */
   public static String describe(Object value) {
     String s = value instanceof CharSequence ? "\"" + value + "\"" : String.valueOf(value);
     return s.length() > 60 ? s.substring(0, 57) + "..." : s;

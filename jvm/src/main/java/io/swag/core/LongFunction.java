@@ -11,6 +11,12 @@ public abstract class LongFunction implements AggregateFunction<Object, long[], 
   private final String name;
   private final int width;
 
+  /**
+   * A function named {@code name} whose partials are {@code width} longs.
+   *
+   * @param name the function's name
+   * @param width longs per partial aggregate
+   */
   protected LongFunction(String name, int width) {
     this.name = name;
     this.width = width;
@@ -21,20 +27,51 @@ public abstract class LongFunction implements AggregateFunction<Object, long[], 
     return name;
   }
 
-  /** Longs per partial aggregate. */
+  /**
+   * Longs per partial aggregate.
+   *
+   * @return the number of longs per partial
+   */
   public final int width() {
     return width;
   }
 
+  /**
+   * Writes the identity at {@code a[o .. o+width)}.
+   *
+   * @param a the array of partials
+   * @param o the partial's offset in {@code a}
+   */
   public abstract void identity(long[] a, int o);
 
-  /** Writes {@code lift(x)} for a double input ({@code x} is never NaN). */
+  /**
+   * Writes {@code lift(x)} for a double input ({@code x} is never NaN).
+   *
+   * @param x the input value
+   * @param arg the input's time or sequence number
+   * @param a the array of partials
+   * @param o the partial's offset in {@code a}
+   */
   public abstract void liftDouble(double x, long arg, long[] a, int o);
 
-  /** Writes {@code lift(x)} for a long input. */
+  /**
+   * Writes {@code lift(x)} for a long input.
+   *
+   * @param x the input value
+   * @param arg the input's time or sequence number
+   * @param a the array of partials
+   * @param o the partial's offset in {@code a}
+   */
   public abstract void liftLong(long x, long arg, long[] a, int o);
 
-  /** Writes {@code lift(x)} for any other input; default: numbers only. */
+  /**
+   * Writes {@code lift(x)} for any other input; default: numbers only.
+   *
+   * @param x the input value
+   * @param arg the input's time or sequence number
+   * @param a the array of partials
+   * @param o the partial's offset in {@code a}
+   */
   public void liftObject(Object x, long arg, long[] a, int o) {
     if (x instanceof Long || x instanceof Integer || x instanceof Short || x instanceof Byte) {
       liftLong(((Number) x).longValue(), arg, a, o);
@@ -44,14 +81,45 @@ public abstract class LongFunction implements AggregateFunction<Object, long[], 
     }
   }
 
+  /**
+   * {@code a[dst..] = a[older..] ⊕ a[newer..]} (offsets, not slots).
+   *
+   * @param a the array of partials
+   * @param dst the offset of the result
+   * @param older the offset of the older partial
+   * @param newer the offset of the newer partial
+   */
   public abstract void combine(long[] a, int dst, int older, int newer);
 
+  /**
+   * {@code a[dst..] = a[whole..] ⊖ a[older..]} for invertible functions; the default throws
+   * {@link UnsupportedOperationException}.
+   *
+   * @param a the array of partials
+   * @param dst the offset of the result
+   * @param whole the offset of the partial of both parts
+   * @param older the offset of the older part to remove
+   */
   public void inverse(long[] a, int dst, int whole, int older) {
     throw new UnsupportedOperationException("function '" + name + "' is not invertible");
   }
 
+  /**
+   * The result for the partial at {@code a[o..]}.
+   *
+   * @param a the array of partials
+   * @param o the partial's offset in {@code a}
+   * @return the result
+   */
   public abstract Object lower(long[] a, int o);
 
+  /**
+   * The numeric result for the partial at {@code a[o..]} (NaN for none).
+   *
+   * @param a the array of partials
+   * @param o the partial's offset in {@code a}
+   * @return the result as a double
+   */
   public double lowerDouble(long[] a, int o) {
     Object r = lower(a, o);
     return r == null ? Double.NaN : ((Number) r).doubleValue();

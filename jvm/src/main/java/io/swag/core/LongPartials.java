@@ -9,6 +9,11 @@ public final class LongPartials extends Partials {
   private long[] a = new long[0];
   private int slots;
 
+  /**
+   * A store of {@code f}'s partials as longs, {@code f.width()} per slot.
+   *
+   * @param f the function whose partials it holds
+   */
   public LongPartials(LongFunction f) {
     this.f = f;
     this.w = f.width();

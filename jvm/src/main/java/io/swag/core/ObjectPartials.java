@@ -13,6 +13,11 @@ public final class ObjectPartials<IN, ACC, OUT> extends Partials {
   private final ACC identity;
   private Object[] a = new Object[0];
 
+  /**
+   * A store that boxes each partial of {@code fn} as an object.
+   *
+   * @param fn the function whose partials it holds
+   */
   public ObjectPartials(AggregateFunction<IN, ACC, OUT> fn) {
     this.fn = fn;
     this.identity = fn.identity();

@@ -8,15 +8,21 @@ package io.swag.core;
  * {@link #convert}.
  */
 public enum ResultType {
+  /** A double ({@code DoubleType}, {@code DOUBLE}). */
   DOUBLE,
+  /** A long ({@code LongType}, {@code BIGINT}). */
   LONG,
+  /** A string ({@code StringType}, {@code STRING}). */
   STRING,
+  /** A boolean ({@code BooleanType}, {@code BOOLEAN}). */
   BOOLEAN;
 
   /**
    * {@code value} as this kind: a {@link Number} as {@code Double}/{@code Long}, anything as its
    * {@code String.valueOf} text, a {@link Boolean} as itself; null stays null.
    *
+   * @param value the value to convert, or null
+   * @return {@code value} as this kind, or null
    * @throws IllegalArgumentException naming the value if it cannot be converted
    */
   public Object convert(Object value) {

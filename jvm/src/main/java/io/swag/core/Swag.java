@@ -24,30 +24,70 @@ public final class Swag {
   /** The canonical in-order algorithm names accepted by {@link #fifo} ({@link Algorithm#FIFO_NAMES}). */
   public static final List<String> FIFO_ALGORITHMS = Algorithm.FIFO_NAMES;
 
-  /** A FIFO aggregator: {@code algorithm} an in-order name ({@link Algorithm}), function by name. */
+  /**
+   * A FIFO aggregator: {@code algorithm} an in-order name ({@link Algorithm}), function by name.
+   *
+   * @param algorithm an in-order algorithm name
+   * @param function a function name
+   * @return a new, empty aggregator
+   */
   public static FifoBase fifo(String algorithm, String function) {
     return fifo(algorithm, Functions.byName(function, Collections.emptyMap()));
   }
 
-  /** A FIFO aggregator with function options (e.g. {@code bloom} with {@code bits}). */
+  /**
+   * A FIFO aggregator with function options (e.g. {@code bloom} with {@code bits}).
+   *
+   * @param algorithm an in-order algorithm name
+   * @param function a function name
+   * @param options the function's options
+   * @return a new, empty aggregator
+   */
   public static FifoBase fifo(String algorithm, String function, Map<String, ?> options) {
     return fifo(algorithm, Functions.byName(function, options));
   }
 
-  /** A FIFO aggregator for any function. */
+  /**
+   * A FIFO aggregator for any function.
+   *
+   * @param algorithm an in-order algorithm name
+   * @param function the function
+   * @return a new, empty aggregator
+   */
   public static FifoBase fifo(String algorithm, AggregateFunction<?, ?, ?> function) {
     return Algorithm.parse(algorithm).newFifo(function);
   }
 
-  /** A timestamped FIFO aggregator (in-order times, evict by time). */
+  /**
+   * A timestamped FIFO aggregator (in-order times, evict by time).
+   *
+   * @param algorithm an in-order algorithm name
+   * @param function a function name
+   * @return a new, empty aggregator
+   */
   public static TimedFifo timedFifo(String algorithm, String function) {
     return new TimedFifo(fifo(algorithm, function));
   }
 
+  /**
+   * A timestamped FIFO aggregator with function options.
+   *
+   * @param algorithm an in-order algorithm name
+   * @param function a function name
+   * @param options the function's options
+   * @return a new, empty aggregator
+   */
   public static TimedFifo timedFifo(String algorithm, String function, Map<String, ?> options) {
     return new TimedFifo(fifo(algorithm, function, options));
   }
 
+  /**
+   * A timestamped FIFO aggregator for any function.
+   *
+   * @param algorithm an in-order algorithm name
+   * @param function the function
+   * @return a new, empty aggregator
+   */
   public static TimedFifo timedFifo(String algorithm, AggregateFunction<?, ?, ?> function) {
     return new TimedFifo(fifo(algorithm, function));
   }
@@ -59,6 +99,10 @@ public final class Swag {
    * A timestamped aggregator behind the out-of-order interface: a B-tree from
    * {@link #OUT_OF_ORDER_ALGORITHMS} (any insert order), or an in-order algorithm from
    * {@link #FIFO_ALGORITHMS} (non-decreasing times; see {@link TimedFifo}).
+   *
+   * @param algorithm an algorithm name
+   * @param function a function name
+   * @return a new, empty aggregator
    */
   public static TimedAggregator timed(String algorithm, String function) {
     return timed(algorithm, function, Collections.emptyMap());
@@ -67,6 +111,11 @@ public final class Swag {
   /**
    * Like {@link #timed(String, String)}; {@code options} configure the function (e.g. {@code bits})
    * and, for a tree, its min arity: {@code minArity} 2, 4 or 8 ({@link Algorithm#parse(String, Object)}).
+   *
+   * @param algorithm an algorithm name
+   * @param function a function name
+   * @param options the function's options and {@code minArity}
+   * @return a new, empty aggregator
    */
   public static TimedAggregator timed(String algorithm, String function, Map<String, ?> options) {
     Map<String, Object> fnOptions = new HashMap<>(options == null ? Collections.emptyMap() : options);
@@ -74,7 +123,14 @@ public final class Swag {
     return timed(algorithm, Functions.byName(function, fnOptions), arity);
   }
 
-  /** A timestamped aggregator for any function ({@code minArity}: null for the name's own). */
+  /**
+   * A timestamped aggregator for any function ({@code minArity}: null for the name's own).
+   *
+   * @param algorithm an algorithm name
+   * @param function the function
+   * @param minArity the B-tree min arity, or null
+   * @return a new, empty aggregator
+   */
   public static TimedAggregator timed(String algorithm, AggregateFunction<?, ?, ?> function, Object minArity) {
     return Algorithm.parse(algorithm, minArity).newTimed(function);
   }

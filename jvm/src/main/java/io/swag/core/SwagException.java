@@ -69,12 +69,20 @@ public class SwagException extends IllegalArgumentException {
       this.failure = failure;
     }
 
-    /** True for the kinds thrown as {@link SwagFailure} (an {@link IllegalStateException}). */
+    /**
+     * True for the kinds thrown as {@link SwagFailure} (an {@link IllegalStateException}).
+     *
+     * @return true if the kind is thrown as a {@link SwagFailure}
+     */
     public boolean failure() {
       return failure;
     }
 
-    /** The message prefix, {@code "[SWAG_<NAME>] "}. */
+    /**
+     * The message prefix, {@code "[SWAG_<NAME>] "}.
+     *
+     * @return the prefix
+     */
     public String prefix() {
       return "[SWAG_" + name() + "] ";
     }
@@ -84,30 +92,63 @@ public class SwagException extends IllegalArgumentException {
 
   private final Kind kind;
 
+  /**
+   * An exception of {@code kind}; its message is {@code text} with the kind's prefix.
+   *
+   * @param kind a kind whose {@link Kind#failure()} is false
+   * @param text the message without its prefix
+   */
   public SwagException(Kind kind, String text) {
     this(kind, text, null);
   }
 
+  /**
+   * An exception of {@code kind} with a cause; its message is {@code text} with the kind's prefix.
+   *
+   * @param kind a kind whose {@link Kind#failure()} is false
+   * @param text the message without its prefix
+   * @param cause the cause
+   */
   public SwagException(Kind kind, String text, Throwable cause) {
     super(tag(checked(kind, false), text), cause);
     this.kind = kind;
   }
 
+  /**
+   * What went wrong.
+   *
+   * @return the kind
+   */
   public Kind kind() {
     return kind;
   }
 
-  /** The message without its prefix. */
+  /**
+   * The message without its prefix.
+   *
+   * @return the message without its prefix
+   */
   public String text() {
     return text(getMessage());
   }
 
-  /** {@code text} with the prefix of {@code kind}: the one place that writes the form. */
+  /**
+   * {@code text} with the prefix of {@code kind}: the one place that writes the form.
+   *
+   * @param kind the kind
+   * @param text the message without its prefix
+   * @return the message
+   */
   public static String tag(Kind kind, String text) {
     return kind.prefix() + text;
   }
 
-  /** The kind a message starts with, or null if it has no (known) prefix: the one place that reads it. */
+  /**
+   * The kind a message starts with, or null if it has no (known) prefix: the one place that reads it.
+   *
+   * @param message a message
+   * @return the kind, or null
+   */
   public static Kind kindOf(String message) {
     if (message == null) {
       return null;
@@ -123,7 +164,12 @@ public class SwagException extends IllegalArgumentException {
     }
   }
 
-  /** The kind of a throwable: its own, else the one its message starts with, else null. */
+  /**
+   * The kind of a throwable: its own, else the one its message starts with, else null.
+   *
+   * @param t a throwable
+   * @return the kind, or null
+   */
   public static Kind kindOf(Throwable t) {
     if (t instanceof SwagException s) {
       return s.kind();
@@ -134,12 +180,22 @@ public class SwagException extends IllegalArgumentException {
     return t == null ? null : kindOf(t.getMessage());
   }
 
-  /** {@code message} without a kind prefix (unchanged if it has none). */
+  /**
+   * {@code message} without a kind prefix (unchanged if it has none).
+   *
+   * @param message a message
+   * @return the message without its prefix
+   */
   public static String text(String message) {
     return kindOf(message) == null ? message : message.substring(message.indexOf("] ") + 2);
   }
 
-  /** The message of {@code t} without a kind prefix: for wrapping it into another message. */
+  /**
+   * The message of {@code t} without a kind prefix: for wrapping it into another message.
+   *
+   * @param t a throwable
+   * @return its message without its prefix
+   */
   public static String text(Throwable t) {
     return text(t.getMessage());
   }

@@ -37,15 +37,19 @@ import org.openjdk.jmh.infra.Blackhole;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx8g", "-XX:+UseParallelGC"})
 public class BulkEvictBench {
+  /** The tree algorithm. */
   @Param({"nbfiba4", "bfiba4"})
   public String algorithm;
 
+  /** The aggregate function. */
   @Param({"sum"})
   public String function;
 
+  /** The log2 of the window size n. */
   @Param({"20"})
   public int logN;
 
+  /** Entries evicted and inserted per op. */
   @Param({"1", "64", "4096"})
   public int m;
 
@@ -61,6 +65,7 @@ public class BulkEvictBench {
   private double[] values;
   private long next;
 
+  /** Builds the tree and fills its window. */
   @Setup(Level.Trial)
   public void setUp() {
     SplittableRandom r = new SplittableRandom(4);
@@ -75,6 +80,11 @@ public class BulkEvictBench {
     }
   }
 
+  /**
+   * One bulk evict, one bulk insert, one query.
+   *
+   * @param bh consumes the query's result
+   */
   @Benchmark
   public void evictInsertQuery(Blackhole bh) {
     w.bulkEvict(w.oldestTime() + m - 1);
@@ -88,6 +98,11 @@ public class BulkEvictBench {
     bh.consume(w.queryDouble());
   }
 
+  /**
+   * One bulk evict, m single inserts, one query.
+   *
+   * @param bh consumes the query's result
+   */
   @Benchmark
   public void evictInsertsQuery(Blackhole bh) {
     TimedAggregator w = this.w;

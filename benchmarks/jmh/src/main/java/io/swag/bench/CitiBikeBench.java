@@ -70,9 +70,11 @@ public class CitiBikeBench {
   static final int BATCH = 1024;
   static final long HOUR = 3_600_000L;
 
+  /** The tree algorithm. */
   @Param({"bfiba4", "bclassic4"})
   public String algorithm;
 
+  /** The aggregate function. */
   @Param({"sum", "max"})
   public String function;
 
@@ -80,6 +82,7 @@ public class CitiBikeBench {
   @Param({"6", "24", "48", "96", "192", "384", "768"})
   public int windowHours;
 
+  /** {@code global} (one tree) or {@code station} (one tree per start station). */
   @Param({"global", "station"})
   public String scope;
 
@@ -121,6 +124,11 @@ public class CitiBikeBench {
     }
   }
 
+  /**
+   * Parses the trips and builds the trees.
+   *
+   * @throws IOException if the data cannot be read
+   */
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     trips = load(dataDir());
@@ -146,6 +154,11 @@ public class CitiBikeBench {
     maxTime = Long.MIN_VALUE;
   }
 
+  /**
+   * Processes a batch of records, one op each: per record evict, insert, query.
+   *
+   * @param bh consumes the query's result
+   */
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void record(Blackhole bh) {
@@ -350,7 +363,12 @@ public class CitiBikeBench {
 
   // ------------------------------------------------------------------ statistics
 
-  /** The stream's out-of-order statistics as JSON on stdout (exit 0 with a message if no data). */
+  /**
+   * The stream's out-of-order statistics as JSON on stdout (exit 0 with a message if no data).
+   *
+   * @param args the data directory (by default as for the benchmark)
+   * @throws IOException if the data cannot be read
+   */
   public static void main(String[] args) throws IOException {
     Trips tr;
     try {

@@ -41,9 +41,11 @@ public class FifoRoundBench {
   static final int BATCH = 1024;
   static final int TABLE = 1 << 16;
 
+  /** The in-order algorithm. */
   @Param({"two_stacks", "two_stacks_lite", "daba", "daba_lite", "flatfit", "flatfat", "soe"})
   public String algorithm;
 
+  /** The aggregate function. */
   @Param({"sum", "geomean", "bloom"})
   public String function;
 
@@ -67,6 +69,7 @@ public class FifoRoundBench {
   private final double[] values = new double[TABLE];
   private int next;
 
+  /** Builds the aggregator and fills its window. */
   @Setup(Level.Trial)
   public void setUp() {
     SplittableRandom r = new SplittableRandom(1);
@@ -82,6 +85,11 @@ public class FifoRoundBench {
     }
   }
 
+  /**
+   * A batch of rounds, one op each: evict, insert, query.
+   *
+   * @param bh consumes the query's result
+   */
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void round(Blackhole bh) {

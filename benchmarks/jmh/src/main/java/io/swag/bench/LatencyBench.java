@@ -33,6 +33,11 @@ public final class LatencyBench {
 
   private LatencyBench() {}
 
+  /**
+   * Times every round and prints the percentiles.
+   *
+   * @param args not used
+   */
   public static void main(String[] args) {
     String algorithm = "bfiba4";
     String function = "sum";

@@ -29,6 +29,11 @@ public final class MemoryPerEntry {
     return rt.totalMemory() - rt.freeMemory();
   }
 
+  /**
+   * Fills one aggregator and prints the heap growth per entry.
+   *
+   * @param args the algorithm, the function and the log2 of the entry count
+   */
   public static void main(String[] args) {
     String algorithm = args.length > 0 ? args[0] : "daba_lite";
     String function = args.length > 1 ? args[1] : "sum";

@@ -40,12 +40,15 @@ public class OutOfOrderBench {
   static final int TABLE = 1 << 16;
   static final long HIGH = 1L << 62;
 
+  /** The tree algorithm. */
   @Param({"bclassic4", "nbfiba4", "bfiba4"})
   public String algorithm;
 
+  /** The aggregate function. */
   @Param({"sum"})
   public String function;
 
+  /** The log2 of the window size n. */
   @Param({"22"})
   public int logN;
 
@@ -62,6 +65,7 @@ public class OutOfOrderBench {
   private long nextLow;
   private int k;
 
+  /** Builds the tree and fills its window with {@code n - d} low and {@code d} high times. */
   @Setup(Level.Trial)
   public void setUp() {
     SplittableRandom r = new SplittableRandom(3);
@@ -81,6 +85,11 @@ public class OutOfOrderBench {
     }
   }
 
+  /**
+   * A batch of rounds, one op each: evict, insert, query.
+   *
+   * @param bh consumes the query's result
+   */
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void round(Blackhole bh) {

@@ -63,6 +63,7 @@ public class PlannerOrderBench {
   private ExecutorStream s;
   private String algorithm;
 
+  /** Builds the stream and the executor of the query's plan. */
   @Setup(Level.Trial)
   public void setUp() {
     String json = PlannerSharingBench.spec(List.of(3_600_000L), 60_000L, List.of(functions.split("\\+"))).replace("\"order\":\"out_of_order\"",
@@ -87,6 +88,11 @@ public class PlannerOrderBench {
     }
   }
 
+  /**
+   * Processes a batch of records, one op each.
+   *
+   * @param bh consumes the rows it causes
+   */
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void record(Blackhole bh) {

@@ -51,18 +51,23 @@ public class PlannerSharingBench {
   static final int BATCH = 256;
   static final long MINUTE = 60_000;
 
+  /** {@code shared} (the planner's plan) or {@code separate} (one group per window). */
   @Param({"shared", "separate"})
   public String sharing;
 
+  /** The number of windows. */
   @Param({"2", "4", "8"})
   public int k;
 
+  /** {@code plan} (the planner's choice) or {@code off}. */
   @Param({"plan", "off"})
   public String slicing;
 
+  /** The number of keys. */
   @Param({"4"})
   public int keys;
 
+  /** Records per second per key. */
   @Param({"50"})
   public int ratePerKey;
 
@@ -102,6 +107,7 @@ public class PlannerSharingBench {
     return new Plan(spec, groups);
   }
 
+  /** Builds the stream and the executor, and streams 64 min of data so the largest window is full. */
   @Setup(Level.Trial)
   public void setUp() {
     List<Long> sizes = new ArrayList<>();
@@ -128,6 +134,11 @@ public class PlannerSharingBench {
     }
   }
 
+  /**
+   * Processes a batch of records, one op each.
+   *
+   * @param bh consumes the rows it causes
+   */
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void record(Blackhole bh) {

@@ -39,9 +39,11 @@ import org.openjdk.jmh.infra.Blackhole;
 public class PlannerSlicingBench {
   static final int BATCH = 256;
 
+  /** The window's slide in ms. */
   @Param({"100", "1000", "10000", "60000", "600000"})
   public long slideMs;
 
+  /** Slicing forced {@code on} or {@code off}. */
   @Param({"on", "off"})
   public String slicing;
 
@@ -49,14 +51,17 @@ public class PlannerSlicingBench {
   @Param({"max+sum"})
   public String functions;
 
+  /** The number of keys. */
   @Param({"4"})
   public int keys;
 
+  /** Records per second per key. */
   @Param({"50"})
   public int ratePerKey;
 
   private ExecutorStream stream;
 
+  /** Builds the stream and the executor, and streams 61 min of data so the window is full. */
   @Setup(Level.Trial)
   public void setUp() {
     QuerySpec spec = QuerySpec.fromJson(PlannerSharingBench.spec(List.of(3_600_000L), slideMs, List.of(functions.split("\\+"))));
@@ -73,6 +78,11 @@ public class PlannerSlicingBench {
     }
   }
 
+  /**
+   * Processes a batch of records, one op each.
+   *
+   * @param bh consumes the rows it causes
+   */
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void record(Blackhole bh) {

@@ -33,6 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx4g"})
 public class SketchCombineBench {
+  /** Distinct values in each sketch. */
   @Param({"16", "10000"})
   public int distinct;
 
@@ -43,6 +44,7 @@ public class SketchCombineBench {
   private KllDoublesSketch k1;
   private KllDoublesSketch k2;
 
+  /** Builds the two sketches of each kind. */
   @Setup
   public void setUp() {
     SplittableRandom r = new SplittableRandom(5);
@@ -58,11 +60,21 @@ public class SketchCombineBench {
     }
   }
 
+  /**
+   * Combines two hll sketches.
+   *
+   * @return the combined sketch
+   */
   @Benchmark
   public HllSketch hllCombine() {
     return hll.combine(h1, h2);
   }
 
+  /**
+   * Combines two kll sketches.
+   *
+   * @return the combined sketch
+   */
   @Benchmark
   public KllDoublesSketch kllCombine() {
     return kll.combine(k1, k2);

@@ -50,12 +50,15 @@ public class WindowSharingBench {
   static final int TABLE = 1 << 16;
   static final long HIGH = 1L << 62;
 
+  /** {@code twin} (one tree per window) or {@code shared} (one tree, range queries). */
   @Param({"twin", "shared"})
   public String mode;
 
+  /** The number of windows. */
   @Param({"2", "4", "8"})
   public int k;
 
+  /** The aggregate function. */
   @Param({"sum"})
   public String function;
 
@@ -63,9 +66,11 @@ public class WindowSharingBench {
   @Param({"20"})
   public int logN;
 
+  /** The out-of-order distance d. */
   @Param({"0", "1024"})
   public int distance;
 
+  /** The tree algorithm. */
   @Param({"bfiba4"})
   public String algorithm;
 
@@ -81,6 +86,7 @@ public class WindowSharingBench {
   private long nextLow;
   private int v;
 
+  /** Builds the trees and fills the windows. */
   @Setup(Level.Trial)
   public void setUp() {
     SplittableRandom r = new SplittableRandom(5);
@@ -129,6 +135,11 @@ public class WindowSharingBench {
     }
   }
 
+  /**
+   * Processes a batch of records, one op each: per record insert, evictions and the windows' queries.
+   *
+   * @param bh consumes the queries' results
+   */
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void record(Blackhole bh) {

@@ -35,22 +35,39 @@ public final class SwagFlinkOptions implements Serializable {
   /**
    * Defaults: operator name {@code swag-windows}, no uid, the environment's parallelism,
    * {@value #DEFAULT_CACHE_MAX_KEYS} cached keys, rejected records to the side output.
+   *
+   * @return the default options
    */
   public static SwagFlinkOptions defaults() {
     return new SwagFlinkOptions("swag-windows", null, -1, DEFAULT_CACHE_MAX_KEYS, OnError.REJECT);
   }
 
-  /** The operator's name in the job graph and in metrics. */
+  /**
+   * The operator's name in the job graph and in metrics.
+   *
+   * @param name the operator's name
+   * @return a copy with that name
+   */
   public SwagFlinkOptions withOperatorName(String name) {
     return new SwagFlinkOptions(name, uid, parallelism, cacheMaxKeys, onError);
   }
 
-  /** The operator's uid, so that savepoints map its state back (recommended for production jobs). */
+  /**
+   * The operator's uid, so that savepoints map its state back (recommended for production jobs).
+   *
+   * @param uid the operator's uid
+   * @return a copy with that uid
+   */
   public SwagFlinkOptions withUid(String uid) {
     return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError);
   }
 
-  /** The operator's parallelism ({@code -1}: the environment's). */
+  /**
+   * The operator's parallelism ({@code -1}: the environment's).
+   *
+   * @param parallelism the parallelism, or {@code -1}
+   * @return a copy with that parallelism
+   */
   public SwagFlinkOptions withParallelism(int parallelism) {
     if (parallelism == 0 || parallelism < -1) {
       throw new SwagException(Kind.INVALID_QUERY, "parallelism: " + parallelism + " (must be >= 1, or -1 for the default)");
@@ -63,6 +80,9 @@ public final class SwagFlinkOptions implements Serializable {
    * {@code cache_max_keys}); the least recently used ones leave it first, after writing their
    * changes to keyed state, and are rebuilt from it (one bulk insert) at their next record or timer,
    * with the same results. With RocksDB or ForSt the state can then be far larger than the heap.
+   *
+   * @param keys the maximum number of cached keys per subtask
+   * @return a copy with that bound
    */
   public SwagFlinkOptions withCacheMaxKeys(int keys) {
     if (keys < 1) {
@@ -74,27 +94,55 @@ public final class SwagFlinkOptions implements Serializable {
   /**
    * What a rejected record does (option {@code on_error}, {@link OnError}): {@code reject} (the
    * default) sends it to the rejected side output with its reason; {@code fail} fails the job.
+   *
+   * @param mode {@code reject} or {@code fail}
+   * @return a copy with that mode
    */
   public SwagFlinkOptions withOnError(String mode) {
     return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, OnError.parse("on_error", mode));
   }
 
+  /**
+   * What a rejected record does.
+   *
+   * @return the mode
+   */
   public OnError onError() {
     return onError;
   }
 
+  /**
+   * At most this many keys per subtask keep their aggregators on the heap.
+   *
+   * @return the bound
+   */
   public int cacheMaxKeys() {
     return cacheMaxKeys;
   }
 
+  /**
+   * The operator's name.
+   *
+   * @return the name
+   */
   public String operatorName() {
     return operatorName;
   }
 
+  /**
+   * The operator's uid.
+   *
+   * @return the uid, or null for none
+   */
   public String uid() {
     return uid;
   }
 
+  /**
+   * The operator's parallelism.
+   *
+   * @return the parallelism, or {@code -1} for the environment's
+   */
   public int parallelism() {
     return parallelism;
   }

@@ -24,10 +24,29 @@ import org.apache.flink.types.Row;
 public final class SwagTables {
   private SwagTables() {}
 
+  /**
+   * Runs a query on a table with the default options
+   * ({@link #aggregate(StreamTableEnvironment, Table, String, SwagFlinkOptions)}).
+   *
+   * @param tEnv the table environment of {@code table}
+   * @param table the input table
+   * @param queryOrPlanJson the query spec or a plan, as JSON
+   * @return the result table
+   */
   public static Table aggregate(StreamTableEnvironment tEnv, Table table, String queryOrPlanJson) {
     return aggregate(tEnv, table, queryOrPlanJson, SwagFlinkOptions.defaults());
   }
 
+  /**
+   * Runs a query on a table: the result of {@link #aggregateWithSides}, without the late and rejected
+   * records.
+   *
+   * @param tEnv the table environment of {@code table}
+   * @param table the input table
+   * @param queryOrPlanJson the query spec or a plan, as JSON
+   * @param options the operator's options
+   * @return the result table
+   */
   public static Table aggregate(StreamTableEnvironment tEnv, Table table, String queryOrPlanJson,
       SwagFlinkOptions options) {
     return aggregateWithSides(tEnv, table, queryOrPlanJson, options)[0];
@@ -37,6 +56,12 @@ public final class SwagTables {
    * {@link #aggregate} and what it did not aggregate, as three tables: the result; the late records
    * (the input's columns); the rejected records ({@code reason}, then the input's columns; the reason
    * column is {@code swag_reason} if the input has a column {@code reason}).
+   *
+   * @param tEnv the table environment of {@code table}
+   * @param table the input table
+   * @param queryOrPlanJson the query spec or a plan, as JSON
+   * @param options the operator's options
+   * @return the result, late and rejected tables, in that order
    */
   public static Table[] aggregateWithSides(StreamTableEnvironment tEnv, Table table, String queryOrPlanJson,
       SwagFlinkOptions options) {

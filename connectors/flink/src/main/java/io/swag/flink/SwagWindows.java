@@ -53,12 +53,22 @@ public final class SwagWindows {
   /** Late records side output, as generic rows; prefer {@link #lateTag(TypeInformation)}. */
   public static final OutputTag<Row> LATE = new OutputTag<>(LATE_ID, new GenericTypeInfo<>(Row.class));
 
-  /** The late side output typed like the input. */
+  /**
+   * The late side output typed like the input.
+   *
+   * @param inputType the input's row type
+   * @return the side output's tag
+   */
   public static OutputTag<Row> lateTag(TypeInformation<Row> inputType) {
     return new OutputTag<>(LATE_ID, inputType);
   }
 
-  /** The rejected side output: (reason STRING, record input row). */
+  /**
+   * The rejected side output: (reason STRING, record input row).
+   *
+   * @param inputType the input's row type
+   * @return the side output's tag
+   */
   public static OutputTag<Row> rejectedTag(TypeInformation<Row> inputType) {
     return new OutputTag<>(REJECTED_ID, new RowTypeInfo(new TypeInformation<?>[] {Types.STRING, inputType},
         new String[] {"reason", "record"}));
@@ -80,20 +90,48 @@ public final class SwagWindows {
    * }</pre>
    *
    * A complete, tested job: {@code examples/flink-java} ({@code io.swag.examples.flink.FlinkJavaExample}).
+   *
+   * @param input the input stream of named rows
+   * @param queryOrPlanJson the query spec or a plan, as JSON
+   * @return the result stream
    */
   public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, String queryOrPlanJson) {
     return aggregate(input, queryOrPlanJson, SwagFlinkOptions.defaults());
   }
 
+  /**
+   * {@link #aggregate(DataStream, Plan, SwagFlinkOptions)} with the query spec or a plan as JSON.
+   *
+   * @param input the input stream of named rows
+   * @param queryOrPlanJson the query spec or a plan, as JSON
+   * @param options the operator's options
+   * @return the result stream
+   */
   public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, String queryOrPlanJson,
       SwagFlinkOptions options) {
     return aggregate(input, Plan.of(queryOrPlanJson), options);
   }
 
+  /**
+   * {@link #aggregate(DataStream, Plan, SwagFlinkOptions)} with the plan of {@code spec} and the
+   * default options.
+   *
+   * @param input the input stream of named rows
+   * @param spec the query
+   * @return the result stream
+   */
   public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, QuerySpec spec) {
     return aggregate(input, Planner.plan(spec), SwagFlinkOptions.defaults());
   }
 
+  /**
+   * {@link #aggregate(DataStream, Plan, SwagFlinkOptions)} with the plan of {@code spec}.
+   *
+   * @param input the input stream of named rows
+   * @param spec the query
+   * @param options the operator's options
+   * @return the result stream
+   */
   public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, QuerySpec spec,
       SwagFlinkOptions options) {
     return aggregate(input, Planner.plan(spec), options);
@@ -102,6 +140,11 @@ public final class SwagWindows {
   /**
    * Keys {@code input} by the query's key columns and applies the swag window operator executing
    * {@code plan}. Checks at job-building time that the query's columns exist with usable types.
+   *
+   * @param input the input stream of named rows
+   * @param plan the plan
+   * @param options the operator's options
+   * @return the result stream
    */
   public static SingleOutputStreamOperator<Row> aggregate(DataStream<Row> input, Plan plan, SwagFlinkOptions options) {
     return aggregate(input, plan, options, true);
@@ -284,7 +327,13 @@ public final class SwagWindows {
     return o;
   }
 
-  /** The output row type of a query over input rows of type {@code rt}. */
+  /**
+   * The output row type of a query over input rows of type {@code rt}.
+   *
+   * @param spec the query
+   * @param rt the input's row type
+   * @return the output row type
+   */
   public static RowTypeInfo outputType(QuerySpec spec, RowTypeInfo rt) {
     List<String> names = Layout.outputNames(spec);
     List<TypeInformation<?>> types = new ArrayList<>();
@@ -305,6 +354,9 @@ public final class SwagWindows {
   /**
    * A swag result stream with its non-basic result columns (lists, sketches) as strings, so that
    * every column converts to a SQL or Python value (used by PyFlink and {@link SwagTables}).
+   *
+   * @param result a swag result stream
+   * @return the stream with non-basic columns as strings
    */
   public static DataStream<Row> plainColumns(DataStream<Row> result) {
     return PlainColumns.apply(result);
@@ -316,6 +368,11 @@ public final class SwagWindows {
    * in snake_case or camelCase ({@code window_start} -> {@code windowStart}); columns without one are
    * left out (use boxed types: the aggregates of other windows are null); a public field matching no
    * column is an error, raised here.
+   *
+   * @param <T> the POJO type
+   * @param result a swag result stream
+   * @param type the POJO class
+   * @return the stream of POJOs
    */
   public static <T> SingleOutputStreamOperator<T> asPojos(DataStream<Row> result, Class<T> type) {
     if (!(result.getType() instanceof RowTypeInfo rt)) {
@@ -325,7 +382,13 @@ public final class SwagWindows {
     return result.map(new RowToPojo<>(type, rt.getFieldNames())).returns(TypeInformation.of(type));
   }
 
-  /** The late side output of a swag result stream, typed like {@code input}. */
+  /**
+   * The late side output of a swag result stream, typed like {@code input}.
+   *
+   * @param result a swag result stream
+   * @param input the input stream
+   * @return the late records
+   */
   public static DataStream<Row> lateRecords(SingleOutputStreamOperator<Row> result, DataStream<Row> input) {
     return result.getSideOutput(lateTag(input.getType()));
   }
@@ -333,6 +396,10 @@ public final class SwagWindows {
   /**
    * The rejected records of {@code result} (from {@link #aggregate}): rows (reason, record), the
    * record as {@code input} typed it.
+   *
+   * @param result a swag result stream
+   * @param input the input stream
+   * @return the rejected records
    */
   public static DataStream<Row> rejectedRecords(SingleOutputStreamOperator<Row> result, DataStream<Row> input) {
     return result.getSideOutput(rejectedTag(input.getType()));

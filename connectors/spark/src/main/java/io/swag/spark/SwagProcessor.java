@@ -72,7 +72,11 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
    */
   static final AggregatorCache<Row, KeyState> CACHE = new AggregatorCache<>();
 
-  /** Keys whose aggregators this JVM holds, over all swag operators (for tests and monitoring). */
+  /**
+   * Keys whose aggregators this JVM holds, over all swag operators (for tests and monitoring).
+   *
+   * @return the number of cached keys
+   */
   public static long cachedKeys() {
     return CACHE.size();
   }

@@ -63,8 +63,10 @@ import org.apache.spark.util.SerializableConfiguration;
  * ({@code preaggregate}) and the slice width the map side used ({@code preaggregate_slice_ms}).
  */
 public final class SwagSpark {
+  /** The class of Spark's RocksDB state store provider, which the streaming operator needs. */
   public static final String ROCKSDB =
       "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+  /** The session configuration naming the state store provider. */
   public static final String PROVIDER_CONF = "spark.sql.streaming.stateStore.providerClass";
   private static final String WATERMARK_META = "spark.watermarkDelayMs";
   /** The grouping column of a query without key columns (the output has no key column). */
@@ -81,6 +83,8 @@ public final class SwagSpark {
    * {@code preaggregate} (the operator's input are slices combined before the shuffle) and
    * {@code preaggregate_slice_ms} (their width, 0 if none was made)); null if no task ran yet.
    *
+   * @param metricsName the query's {@code metrics_name}
+   * @return the read-back as JSON
    * @throws IllegalStateException if the tasks ran different plans
    */
   public static String executedPlan(String metricsName) {
@@ -122,6 +126,10 @@ public final class SwagSpark {
    *
    * A complete, tested program: {@code examples/spark-java} ({@code io.swag.examples.spark.SparkJavaExample}).
    *
+   * @param df the input, streaming or static
+   * @param queryJson the query spec or a plan, as JSON
+   * @param optionsJson the options, as JSON
+   * @return the result
    * @throws IllegalArgumentException a bad query or option, a missing column, a stream without a
    *     watermark on the time column (the message names the field and value)
    * @throws IllegalStateException the session lacks the RocksDB state store provider (streaming)
@@ -132,6 +140,15 @@ public final class SwagSpark {
     return aggregate(df, plan, options);
   }
 
+  /**
+   * Runs {@code plan} over {@code df}, streaming or static; see
+   * {@link #aggregate(Dataset, String, String)}.
+   *
+   * @param df the input, streaming or static
+   * @param plan the plan
+   * @param options the options
+   * @return the result
+   */
   public static Dataset<Row> aggregate(Dataset<Row> df, Plan plan, SwagSparkOptions options) {
     String time = plan.spec().time();
     boolean eventTime = plan.groups().stream().anyMatch(g -> g.kind() == io.swag.core.plan.GroupKind.TIME);

@@ -49,6 +49,7 @@ public final class SwagSparkOptions implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Set<String> KNOWN = Set.of("output_mode", "watermark_delay_ms", "late", "metrics_name", "on_error",
       "cache_max_keys", "preaggregate", "preaggregate_slots");
+  /** The default of {@code cache_max_keys}. */
   public static final int DEFAULT_CACHE_MAX_KEYS = 100_000;
   /** The most open (key, slice) partials per task by default (small primitive partials). */
   public static final int DEFAULT_PREAGGREGATE_SLOTS = 65_536;
@@ -57,10 +58,20 @@ public final class SwagSparkOptions implements Serializable {
   /** The default for sketch partials (hll, kll: up to a few KB each), so a task holds tens of MB at most. */
   public static final int DEFAULT_PREAGGREGATE_SKETCH_SLOTS = 8_192;
 
+  /** {@code output_mode}: {@code append} or {@code update}. */
   public final String outputMode;
+  /**
+   * {@code watermark_delay_ms}: the watermark delay to add to a streaming input without one, or null.
+   */
   public final Long watermarkDelayMs;
+  /** {@code late = keep}: late and rejected records are returned too. */
   public final boolean keepLate;
+  /** {@code metrics_name}: the name of the observed metrics. */
   public final String metricsName;
+  /**
+   * {@code cache_max_keys}: the keys whose aggregators an executor JVM keeps between micro-batches; 0:
+   * none.
+   */
   public final int cacheMaxKeys;
   /** {@code preaggregate = auto}: pre-aggregate slices before the shuffle where the query allows it. */
   public final boolean preaggregate;
@@ -85,11 +96,22 @@ public final class SwagSparkOptions implements Serializable {
     this.cacheMaxKeys = cacheMaxKeys;
   }
 
+  /**
+   * The defaults of every option.
+   *
+   * @return the default options
+   */
   public static SwagSparkOptions defaults() {
     return new SwagSparkOptions("append", null, false, "swag", DEFAULT_CACHE_MAX_KEYS, true, 0, OnError.REJECT);
   }
 
-  /** Parses {@code {"output_mode": ..., ...}}; null or empty: the defaults. */
+  /**
+   * Parses {@code {"output_mode": ..., ...}}; null or empty: the defaults.
+   *
+   * @param json the options' JSON object, or null
+   * @return the options
+   * @throws IllegalArgumentException naming the option and value, for an unknown option or a bad value
+   */
   public static SwagSparkOptions fromJson(String json) {
     if (json == null || json.isBlank()) {
       return defaults();
@@ -141,6 +163,11 @@ public final class SwagSparkOptions implements Serializable {
     return n.intValue();
   }
 
+  /**
+   * Whether each window is emitted once, after its lateness ({@code output_mode = append}).
+   *
+   * @return true in append mode
+   */
   public boolean finalOnly() {
     return outputMode.equals("append");
   }

@@ -23,6 +23,11 @@ public final class Daba extends FifoBase {
   private int b;
   private int e;
 
+  /**
+   * An empty DABA aggregator of {@code fn}.
+   *
+   * @param fn the aggregate function
+   */
   public Daba(AggregateFunction<?, ?, ?> fn) {
     super("daba", fn, 1, 2);
   }
@@ -123,17 +128,31 @@ public final class Daba extends FifoBase {
     return 2L * size();
   }
 
-  /** Pointer offsets from F: {L, R, A, B, E} (for tests). */
+  /**
+   * Pointer offsets from F: {L, R, A, B, E} (for tests).
+   *
+   * @return the offsets of L, R, A, B and E from F
+   */
   public int[] pointers() {
     return new int[] {l - f, r - f, a - f, b - f, e - f};
   }
 
-  /** The val field at offset {@code i} from F (for invariant checks). */
+  /**
+   * The val field at offset {@code i} from F (for invariant checks).
+   *
+   * @param i the offset from F
+   * @return the element's value partial
+   */
   public Object valAt(int i) {
     return p.partial(val(f + i));
   }
 
-  /** The agg field at offset {@code i} from F (for invariant checks). */
+  /**
+   * The agg field at offset {@code i} from F (for invariant checks).
+   *
+   * @param i the offset from F
+   * @return the element's aggregate partial
+   */
   public Object aggAt(int i) {
     return p.partial(agg(f + i));
   }

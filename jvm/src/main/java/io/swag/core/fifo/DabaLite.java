@@ -24,6 +24,11 @@ public final class DabaLite extends FifoBase {
   private int b;
   private int e;
 
+  /**
+   * An empty DABA Lite aggregator of {@code fn}.
+   *
+   * @param fn the aggregate function
+   */
   public DabaLite(AggregateFunction<?, ?, ?> fn) {
     super("daba_lite", fn, 3, 1);
     p.setIdentity(AGG_RA);
@@ -115,20 +120,39 @@ public final class DabaLite extends FifoBase {
     return size() + 2L;
   }
 
-  /** Pointer offsets from F: {L, R, A, B, E} (for tests). */
+  /**
+   * Pointer offsets from F: {L, R, A, B, E} (for tests).
+   *
+   * @return the offsets of L, R, A, B and E from F
+   */
   public int[] pointers() {
     return new int[] {l - f, r - f, a - f, b - f, e - f};
   }
 
-  /** Deque element at offset {@code i} from F (for invariant checks). */
+  /**
+   * Deque element at offset {@code i} from F (for invariant checks).
+   *
+   * @param i the offset from F
+   * @return the partial at that offset
+   */
   public Object at(int i) {
     return p.partial(slot(f + i));
   }
 
+  /**
+   * The partial of the elements from R to A (for invariant checks).
+   *
+   * @return the partial
+   */
   public Object aggRA() {
     return p.partial(AGG_RA);
   }
 
+  /**
+   * The partial of the elements from B to the end (for invariant checks).
+   *
+   * @return the partial
+   */
   public Object aggB() {
     return p.partial(AGG_B);
   }

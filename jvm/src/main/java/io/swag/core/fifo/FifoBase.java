@@ -22,7 +22,9 @@ import java.util.NoSuchElementException;
 public abstract class FifoBase implements FifoAggregator {
   static final int MIN_CAPACITY = 16;
 
+  /** The aggregate function. */
   protected final AggregateFunction<?, ?, ?> fn;
+  /** The store of partials: registers first, then the ring. */
   protected final Partials p;
   private final String name;
   private long seq;
@@ -33,8 +35,18 @@ public abstract class FifoBase implements FifoAggregator {
   protected final int stride;
   /** Ring capacity in elements (power of two) and its mask. */
   protected int cap;
+  /** {@code cap - 1}, for ring positions modulo the capacity. */
   protected int mask;
 
+  /**
+   * For subclasses with {@code registers} slots followed by a ring of elements of {@code stride} slots
+   * each.
+   *
+   * @param name the algorithm's name
+   * @param fn the aggregate function
+   * @param registers slots before the ring
+   * @param stride slots per ring element
+   */
   protected FifoBase(String name, AggregateFunction<?, ?, ?> fn, int registers, int stride) {
     this.name = name;
     this.fn = fn;
@@ -46,7 +58,13 @@ public abstract class FifoBase implements FifoAggregator {
     p.resize(registers + cap * stride);
   }
 
-  /** For subclasses that manage their own layout (no ring). */
+  /**
+   * For subclasses that manage their own layout (no ring).
+   *
+   * @param name the algorithm's name
+   * @param fn the aggregate function
+   * @param partials the store of partials
+   */
   protected FifoBase(String name, AggregateFunction<?, ?, ?> fn, Partials partials) {
     this.name = name;
     this.fn = fn;
@@ -57,7 +75,11 @@ public abstract class FifoBase implements FifoAggregator {
     this.mask = 0;
   }
 
-  /** Returns the slot that will hold the new youngest element; must not change logical state. */
+  /**
+   * Returns the slot that will hold the new youngest element; must not change logical state.
+   *
+   * @return the slot of the new youngest element
+   */
   protected abstract int pushSlot();
 
   /** Commits the element lifted into the slot returned by {@link #pushSlot()}. */
@@ -66,7 +88,11 @@ public abstract class FifoBase implements FifoAggregator {
   /** Removes the oldest element; the window is not empty. */
   protected abstract void evictOldest();
 
-  /** Computes the window aggregate and returns the slot that holds it. */
+  /**
+   * Computes the window aggregate and returns the slot that holds it.
+   *
+   * @return the slot of the window aggregate
+   */
   protected abstract int querySlot();
 
   // ---- public API ----
@@ -89,19 +115,37 @@ public abstract class FifoBase implements FifoAggregator {
     seq++; // only once the value was accepted
   }
 
-  /** Inserts with an explicit {@code arg} (the time, for timestamped windows). */
+  /**
+   * Inserts with an explicit {@code arg} (the time, for timestamped windows).
+   *
+   * @param value the value
+   * @param arg the value's time or sequence number
+   */
   public final void insertArg(double value, long arg) {
     int s = pushSlot();
     p.liftDouble(s, value, arg);
     pushed();
   }
 
+  /**
+   * Inserts with an explicit {@code arg} (the time, for timestamped windows).
+   *
+   * @param value the value
+   * @param arg the value's time or sequence number
+   */
   public final void insertArg(long value, long arg) {
     int s = pushSlot();
     p.liftLong(s, value, arg);
     pushed();
   }
 
+  /**
+   * Inserts any value the function accepts with an explicit {@code arg} (the time, for timestamped
+   * windows).
+   *
+   * @param value the value
+   * @param arg the value's time or sequence number
+   */
   public final void insertArg(Object value, long arg) {
     int s = pushSlot();
     if (value instanceof Double || value instanceof Float) {
@@ -132,7 +176,11 @@ public abstract class FifoBase implements FifoAggregator {
     return p.lowerDouble(querySlot());
   }
 
-  /** The raw partial aggregate of the window (for tests and engine adapters). */
+  /**
+   * The raw partial aggregate of the window (for tests and engine adapters).
+   *
+   * @return the window's partial aggregate
+   */
   public final Object queryPartial() {
     return p.partial(querySlot());
   }
@@ -147,7 +195,11 @@ public abstract class FifoBase implements FifoAggregator {
     return fn;
   }
 
-  /** The partial store (tests wrap it to count combines). */
+  /**
+   * The partial store (tests wrap it to count combines).
+   *
+   * @return the store of partials
+   */
   public final Partials partials() {
     return p;
   }
@@ -159,12 +211,22 @@ public abstract class FifoBase implements FifoAggregator {
 
   // ---- ring helpers ----
 
-  /** Physical slot of ring position {@code pos} (its first slot when stride > 1). */
+  /**
+   * Physical slot of ring position {@code pos} (its first slot when stride > 1).
+   *
+   * @param pos a ring position
+   * @return the slot
+   */
   protected final int slot(int pos) {
     return base + (pos & mask) * stride;
   }
 
-  /** Grows the ring if {@code count} elements fill it; live positions are {@code [front, front+count)}. */
+  /**
+   * Grows the ring if {@code count} elements fill it; live positions are {@code [front, front+count)}.
+   *
+   * @param front the position of the oldest element
+   * @param count the number of elements
+   */
   protected final void growIfFull(int front, int count) {
     if (count < cap) {
       return;
@@ -175,7 +237,12 @@ public abstract class FifoBase implements FifoAggregator {
     relocate(front, count, cap * 2);
   }
 
-  /** Halves the ring when a quarter full. */
+  /**
+   * Halves the ring when a quarter full.
+   *
+   * @param front the position of the oldest element
+   * @param count the number of elements
+   */
   protected final void shrinkIfSparse(int front, int count) {
     if (cap > MIN_CAPACITY && count <= cap / 4) {
       relocate(front, count, cap / 2);

@@ -76,6 +76,11 @@ public final class FlatFat extends FifoBase {
   /** Number of {@link #pushSlot()} calls: the arg of {@link #update(int, double)}. */
   private long pushes;
 
+  /**
+   * An empty FlatFAT aggregator of {@code fn}.
+   *
+   * @param fn the aggregate function
+   */
   public FlatFat(AggregateFunction<?, ?, ?> fn) {
     // Own layout (no FifoBase ring); FifoBase's cap and mask are the number of leaves and its mask.
     super("flatfat", fn, fn.newPartials());
@@ -159,17 +164,28 @@ public final class FlatFat extends FifoBase {
    * the tree is rebuilt: an insert into a full leaf array or an eviction down to a quarter of the
    * capacity squeezes the holes out (the paper's {@code compact} / {@code resize}), after which
    * {@code span() == size()}.
+   *
+   * @return the number of slots from the oldest live element to the newest
    */
   public int span() {
     return end - front;
   }
 
-  /** Number of leaves (window slots) the tree has room for; a power of two. */
+  /**
+   * Number of leaves (window slots) the tree has room for; a power of two.
+   *
+   * @return the number of leaves
+   */
   public int capacity() {
     return cap;
   }
 
-  /** Whether the slot at {@code offset} from the oldest holds an element (false for a hole). */
+  /**
+   * Whether the slot at {@code offset} from the oldest holds an element (false for a hole).
+   *
+   * @param offset the slot's offset from the oldest element
+   * @return true if the slot holds an element
+   */
   public boolean isLive(int offset) {
     checkOffset(offset);
     return isPresent((front + offset) & mask);
@@ -182,6 +198,7 @@ public final class FlatFat extends FifoBase {
    * that a rebuild squeezes all holes out (see {@link #span()}). O(1) amortized, no combine (the
    * tree is repaired at the next query).
    *
+   * @param offset the element's offset from the oldest element
    * @throws IndexOutOfBoundsException unless {@code 0 <= offset < span()}
    * @throws NoSuchElementException if the slot is already a hole
    */
@@ -203,6 +220,8 @@ public final class FlatFat extends FifoBase {
    * kept). Use {@link #updateArg} to choose the arg, e.g. the element's time or sequence number.
    * O(1), no combine.
    *
+   * @param offset the element's offset from the oldest element
+   * @param value the new value
    * @throws IndexOutOfBoundsException unless {@code 0 <= offset < span()}
    * @throws NoSuchElementException if the slot is a hole
    */
@@ -210,29 +229,62 @@ public final class FlatFat extends FifoBase {
     updateArg(offset, value, pushes);
   }
 
-  /** See {@link #update(int, double)}. */
+  /**
+   * See {@link #update(int, double)}.
+   *
+   * @param offset the element's offset from the oldest element
+   * @param value the new value
+   */
   public void update(int offset, long value) {
     updateArg(offset, value, pushes);
   }
 
-  /** See {@link #update(int, double)}; numbers are lifted as by {@link #insert(Object)}. */
+  /**
+   * See {@link #update(int, double)}; numbers are lifted as by {@link #insert(Object)}.
+   *
+   * @param offset the element's offset from the oldest element
+   * @param value the new value
+   */
   public void update(int offset, Object value) {
     updateArg(offset, value, pushes);
   }
 
-  /** Replaces the element at {@code offset} by {@code lift(value, arg)}; see {@link #update(int, double)}. */
+  /**
+   * Replaces the element at {@code offset} by {@code lift(value, arg)}; see
+   * {@link #update(int, double)}.
+   *
+   * @param offset the element's offset from the oldest element
+   * @param value the new value
+   * @param arg the new value's time or sequence number
+   */
   public void updateArg(int offset, double value, long arg) {
     int i = liveLeafIndex(offset);
     p.liftDouble(tmp(), value, arg);
     replaceLeaf(i);
   }
 
+  /**
+   * Replaces the element at {@code offset} by {@code lift(value, arg)}; see
+   * {@link #update(int, double)}.
+   *
+   * @param offset the element's offset from the oldest element
+   * @param value the new value
+   * @param arg the new value's time or sequence number
+   */
   public void updateArg(int offset, long value, long arg) {
     int i = liveLeafIndex(offset);
     p.liftLong(tmp(), value, arg);
     replaceLeaf(i);
   }
 
+  /**
+   * Replaces the element at {@code offset} by {@code lift(value, arg)}; see
+   * {@link #update(int, Object)}.
+   *
+   * @param offset the element's offset from the oldest element
+   * @param value the new value
+   * @param arg the new value's time or sequence number
+   */
   public void updateArg(int offset, Object value, long arg) {
     int i = liveLeafIndex(offset);
     int t = tmp();
@@ -251,6 +303,10 @@ public final class FlatFat extends FifoBase {
    * but growing the tree at most once. The tree is repaired at the next query in one batched pass,
    * O(len + len log(n / len)) combines. If the function rejects a value, the values before it stay
    * inserted.
+   *
+   * @param values the values to insert
+   * @param from the index of the first value
+   * @param len the number of values
    */
   public void bulkInsert(double[] values, int from, int len) {
     Objects.checkFromIndexSize(from, len, values.length);

@@ -49,6 +49,11 @@ public final class FlatFit extends FifoBase {
   /** The Positions stack. */
   private int[] positions;
 
+  /**
+   * An empty FlatFIT aggregator of {@code fn}.
+   *
+   * @param fn the aggregate function
+   */
   public FlatFit(AggregateFunction<?, ?, ?> fn) {
     super("flatfit", fn, 1, 1);
     p.setIdentity(IDENTITY);

@@ -11,6 +11,11 @@ public final class Recalc extends FifoBase {
   private int front;
   private int end;
 
+  /**
+   * An empty aggregator of {@code fn} that recomputes the window on each query.
+   *
+   * @param fn the aggregate function
+   */
   public Recalc(AggregateFunction<?, ?, ?> fn) {
     super("recalc", fn, 1, 1);
   }

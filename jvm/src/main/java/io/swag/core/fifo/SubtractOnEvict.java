@@ -16,6 +16,11 @@ public final class SubtractOnEvict extends FifoBase {
   private int front;
   private int end;
 
+  /**
+   * An empty subtract-on-evict aggregator of {@code fn}, which must be invertible.
+   *
+   * @param fn the aggregate function
+   */
   public SubtractOnEvict(AggregateFunction<?, ?, ?> fn) {
     super("soe", requireInvertible(fn), 1, 1);
     p.setIdentity(AGG);

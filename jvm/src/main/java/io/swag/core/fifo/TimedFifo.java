@@ -23,6 +23,11 @@ public final class TimedFifo implements TimedFifoAggregator, TimedAggregator {
   private int front;
   private int end;
 
+  /**
+   * A timed aggregator over {@code inner}, which must be empty.
+   *
+   * @param inner the in-order aggregator that holds the values
+   */
   public TimedFifo(FifoBase inner) {
     if (inner.size() != 0) {
       throw new IllegalArgumentException("TimedFifo needs an empty aggregator");
@@ -250,6 +255,12 @@ public final class TimedFifo implements TimedFifoAggregator, TimedAggregator {
   /**
    * The smallest time {@code >= t} among positions {@code [front, end)} of a power-of-two ring of
    * non-decreasing times, or {@code Long.MAX_VALUE}. O(log n).
+   *
+   * @param ring the ring of times
+   * @param front the position of the oldest time
+   * @param end the position after the newest time
+   * @param t the time to look for
+   * @return the smallest time {@code >= t}, or {@code Long.MAX_VALUE}
    */
   public static long ceiling(long[] ring, int front, int end, long t) {
     int mask = ring.length - 1;
@@ -296,12 +307,20 @@ public final class TimedFifo implements TimedFifoAggregator, TimedAggregator {
     return inner.function();
   }
 
-  /** The wrapped aggregator. */
+  /**
+   * The wrapped aggregator.
+   *
+   * @return the in-order aggregator
+   */
   public FifoBase inner() {
     return inner;
   }
 
-  /** The times in the window, oldest first (for tests). */
+  /**
+   * The times in the window, oldest first (for tests).
+   *
+   * @return the window's times, oldest first
+   */
   public long[] times() {
     long[] r = new long[end - front];
     for (int i = 0; i < r.length; i++) {

@@ -15,6 +15,11 @@ public final class TwoStacks extends FifoBase {
   private int b;
   private int e;
 
+  /**
+   * An empty Two-Stacks aggregator of {@code fn}.
+   *
+   * @param fn the aggregate function
+   */
   public TwoStacks(AggregateFunction<?, ?, ?> fn) {
     super("two_stacks", fn, 1, 2);
   }

@@ -16,6 +16,11 @@ public final class TwoStacksLite extends FifoBase {
   private int b;
   private int e;
 
+  /**
+   * An empty Two-Stacks Lite aggregator of {@code fn}.
+   *
+   * @param fn the aggregate function
+   */
   public TwoStacksLite(AggregateFunction<?, ?, ?> fn) {
     super("two_stacks_lite", fn, 2, 1);
     p.setIdentity(AGG_B);

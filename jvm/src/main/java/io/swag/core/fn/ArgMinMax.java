@@ -11,6 +11,11 @@ import io.swag.core.LongFunction;
 public final class ArgMinMax extends LongFunction {
   private final boolean max;
 
+  /**
+   * The argument of the minimum or the maximum.
+   *
+   * @param max true for the maximum, false for the minimum
+   */
   public ArgMinMax(boolean max) {
     super(max ? "argmax" : "argmin", 3);
     this.max = max;

@@ -42,15 +42,32 @@ public final class Bloom extends LongFunction {
       this.hashes = hashes;
     }
 
-    /** False means the item was certainly not in the window. */
+    /**
+     * False means the item was certainly not in the window.
+     *
+     * @param item the item
+     * @return false if the item was certainly not in the window
+     */
     public boolean mightContain(Object item) {
       return test(Hashing.hashObject("bloom", item));
     }
 
+    /**
+     * Like {@link #mightContain}, for a long item.
+     *
+     * @param item the item
+     * @return false if the item was certainly not in the window
+     */
     public boolean mightContainLong(long item) {
       return test(Hashing.hashLong(item));
     }
 
+    /**
+     * Like {@link #mightContain}, for a double item.
+     *
+     * @param item the item
+     * @return false if the item was certainly not in the window
+     */
     public boolean mightContainDouble(double item) {
       return test(Hashing.hashDouble(item));
     }
@@ -68,6 +85,11 @@ public final class Bloom extends LongFunction {
       return true;
     }
 
+    /**
+     * The number of bits set.
+     *
+     * @return the number of bits set
+     */
     public int bitsSet() {
       int c = 0;
       for (long w : words) {
@@ -76,13 +98,22 @@ public final class Bloom extends LongFunction {
       return c;
     }
 
-    /** Swamidass-Baldi estimate of the number of distinct items: -m/k ln(1 - X/m). */
+    /**
+     * Swamidass-Baldi estimate of the number of distinct items: -m/k ln(1 - X/m).
+     *
+     * @return the estimate
+     */
     public double estimatedDistinct() {
       double m = words.length * 64.0;
       double x = bitsSet();
       return x >= m ? Double.POSITIVE_INFINITY : -m / hashes * Math.log(1 - x / m);
     }
 
+    /**
+     * The filter's bits, 64 per word.
+     *
+     * @return a copy of the words
+     */
     public long[] words() {
       return words.clone();
     }
@@ -113,6 +144,12 @@ public final class Bloom extends LongFunction {
     }
   }
 
+  /**
+   * A filter of {@code bits} bits with {@code hashes} hash functions.
+   *
+   * @param bits the number of bits, a power of two in 64..2^24
+   * @param hashes the number of hash functions, in 1..16
+   */
   public Bloom(int bits, int hashes) {
     super("bloom", checkBits(bits) / 64);
     if (hashes < 1 || hashes > 16) {
@@ -129,6 +166,11 @@ public final class Bloom extends LongFunction {
     return bits;
   }
 
+  /**
+   * The number of bits of the filter.
+   *
+   * @return the number of bits
+   */
   public int bits() {
     return bits;
   }

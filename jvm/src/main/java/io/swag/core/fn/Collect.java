@@ -27,11 +27,20 @@ public final class Collect implements AggregateFunction<Object, Collect.Rope, Li
       this.size = size;
     }
 
+    /**
+     * The number of values.
+     *
+     * @return the number of values
+     */
     public int size() {
       return size;
     }
 
-    /** The values in order (iterative: ropes built by flips can be deep). */
+    /**
+     * The values in order (iterative: ropes built by flips can be deep).
+     *
+     * @return the values
+     */
     public List<Object> toList() {
       if (size == 0) {
         return Collections.emptyList();

@@ -4,6 +4,7 @@ import io.swag.core.LongFunction;
 
 /** Number of inputs (of any type, nulls included). Commutative, invertible; one long per partial. */
 public final class Count extends LongFunction {
+  /** The count function. */
   public Count() {
     super("count", 1);
   }

@@ -29,10 +29,22 @@ public final class CountMin extends LongFunction {
       this.depth = depth;
     }
 
+    /**
+     * The estimated count of an item (never below the true count).
+     *
+     * @param item the item
+     * @return the estimate
+     */
     public long estimate(Object item) {
       return est(Hashing.hashObject("countmin", item));
     }
 
+    /**
+     * The estimated count of a long item (never below the true count).
+     *
+     * @param item the item
+     * @return the estimate
+     */
     public long estimateLong(long item) {
       return est(Hashing.hashLong(item));
     }
@@ -45,7 +57,11 @@ public final class CountMin extends LongFunction {
       return best;
     }
 
-    /** Total count of items (exact). */
+    /**
+     * Total count of items (exact).
+     *
+     * @return the number of items
+     */
     public long total() {
       long t = 0;
       for (int i = 0; i < width; i++) {
@@ -74,6 +90,12 @@ public final class CountMin extends LongFunction {
     }
   }
 
+  /**
+   * A sketch of {@code depth} rows of {@code width} counters.
+   *
+   * @param width counters per row
+   * @param depth the number of rows
+   */
   public CountMin(int width, int depth) {
     super("countmin", checked(width, depth));
     this.cmWidth = width;

@@ -9,6 +9,11 @@ import io.swag.core.DoubleFunction;
 public final class FirstLast extends DoubleFunction {
   private final boolean last;
 
+  /**
+   * The oldest or the newest value.
+   *
+   * @param last true for the newest value, false for the oldest
+   */
   public FirstLast(boolean last) {
     super(last ? "last" : "first", 1);
     this.last = last;

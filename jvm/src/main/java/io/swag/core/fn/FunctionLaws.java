@@ -31,6 +31,12 @@ public final class FunctionLaws {
    * The violations found, as readable lines (empty if none): {@code fn} over {@code samples}
    * (inputs as an engine passes them, at times 0, 1, 2, ...), with {@code rounds} random groupings
    * drawn from {@code seed}.
+   *
+   * @param function the function under test
+   * @param samples the inputs
+   * @param rounds the number of random rounds
+   * @param seed the random seed
+   * @return the violations
    */
   @SuppressWarnings("unchecked")
   public static List<String> check(AggregateFunction<?, ?, ?> function, List<?> samples, int rounds, long seed) {

@@ -21,16 +21,32 @@ public final class Functions {
       "min", "max", "argmin", "argmax", "mincount", "maxcount", "first", "last", "collect", "m4", "bloom",
       "countmin", "hll", "kll", "quantile", "median", UserFunctions.FUNCTION);
 
-  /** All names accepted by {@link #byName}. */
+  /**
+   * All names accepted by {@link #byName}.
+   *
+   * @return the names
+   */
   public static List<String> names() {
     return NAMES;
   }
 
+  /**
+   * The function called {@code name}, with default options.
+   *
+   * @param name the function's name
+   * @return a new function
+   */
   public static AggregateFunction<?, ?, ?> byName(String name) {
     return byName(name, Collections.emptyMap());
   }
 
-  /** The function called {@code name}, configured by {@code options}. */
+  /**
+   * The function called {@code name}, configured by {@code options}.
+   *
+   * @param name the function's name
+   * @param options the function's options, or null
+   * @return a new function
+   */
   public static AggregateFunction<?, ?, ?> byName(String name, Map<String, ?> options) {
     if (name == null) {
       throw new SwagException(Kind.UNKNOWN_FUNCTION, "function name is null; known functions: " + NAMES);

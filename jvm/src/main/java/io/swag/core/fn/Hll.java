@@ -24,6 +24,11 @@ public final class Hll implements AggregateFunction<Object, HllSketch, Double>, 
   private final int lgK;
   private final HllSketch empty;
 
+  /**
+   * An HLL sketch function of {@code 2^lgK} registers.
+   *
+   * @param lgK the log2 of the number of registers, in 4..21
+   */
   public Hll(int lgK) {
     if (lgK < 4 || lgK > 21) {
       throw new SwagException(Kind.INVALID_OPTION, "hll option 'lgK' must be in 4..21, got " + lgK);

@@ -31,10 +31,21 @@ public final class Kll implements AggregateFunction<Object, KllDoublesSketch, Ob
       this.s = s;
     }
 
+    /**
+     * The quantile at a rank.
+     *
+     * @param rank the rank, in 0..1
+     * @return the quantile, or NaN when empty
+     */
     public double quantile(double rank) {
       return s.isEmpty() ? Double.NaN : s.getQuantile(rank, QuantileSearchCriteria.INCLUSIVE);
     }
 
+    /**
+     * The number of values summarized.
+     *
+     * @return the number of values
+     */
     public long n() {
       return s.getN();
     }
@@ -61,6 +72,12 @@ public final class Kll implements AggregateFunction<Object, KllDoublesSketch, Ob
     }
   }
 
+  /**
+   * A KLL sketch function.
+   *
+   * @param k the sketch's size parameter, in 8..65535
+   * @param rank the rank of the quantile to return, or NaN for a {@link Kll.Quantiles} result
+   */
   public Kll(int k, double rank) {
     if (k < 8 || k > 65535) {
       throw new SwagException(Kind.INVALID_OPTION, "kll option 'k' must be in 8..65535, got " + k);

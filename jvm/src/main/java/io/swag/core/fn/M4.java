@@ -25,6 +25,7 @@ public final class M4 extends DoubleFunction {
     }
   }
 
+  /** The M4 function. */
   public M4() {
     super("m4", 4);
   }

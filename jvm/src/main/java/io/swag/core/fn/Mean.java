@@ -11,6 +11,11 @@ import io.swag.core.DoubleFunction;
 public final class Mean extends DoubleFunction {
   private final boolean geometric;
 
+  /**
+   * The arithmetic or the geometric mean.
+   *
+   * @param geometric true for the geometric mean
+   */
   public Mean(boolean geometric) {
     super(geometric ? "geomean" : "mean", 2);
     this.geometric = geometric;

@@ -11,6 +11,11 @@ import io.swag.core.DoubleFunction;
 public final class MinMax extends DoubleFunction {
   private final boolean max;
 
+  /**
+   * The minimum or the maximum.
+   *
+   * @param max true for {@code max}, false for {@code min}
+   */
   public MinMax(boolean max) {
     super(max ? "max" : "min", 1);
     this.max = max;

@@ -24,6 +24,11 @@ public final class MinMaxCount extends LongFunction {
 
   private final boolean max;
 
+  /**
+   * The minimum or the maximum with its count.
+   *
+   * @param max true for {@code maxcount}, false for {@code mincount}
+   */
   public MinMaxCount(boolean max) {
     super(max ? "maxcount" : "mincount", 2);
     this.max = max;

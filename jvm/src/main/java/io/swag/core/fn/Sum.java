@@ -7,6 +7,7 @@ import io.swag.core.DoubleFunction;
  * the identity 0.0 is one for every input and a zero sum is 0.0 whatever the order and grouping.
  */
 public final class Sum extends DoubleFunction {
+  /** The sum function. */
   public Sum() {
     super("sum", 1);
   }

@@ -46,6 +46,8 @@ public final class UserFunctions {
   /**
    * The user's function named by {@code options.class}, constructed with the other options.
    *
+   * @param options the aggregate's options, with {@code class}
+   * @return the function
    * @param column the aggregate's input column (for messages; may be null)
    */
   public static AggregateFunction<Object, Object, Object> load(Map<String, ?> options, String column) {

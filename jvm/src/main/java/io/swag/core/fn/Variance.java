@@ -14,6 +14,11 @@ import io.swag.core.DoubleFunction;
 public final class Variance extends DoubleFunction {
   private final boolean sqrt;
 
+  /**
+   * The variance or the standard deviation.
+   *
+   * @param sqrt true for the standard deviation
+   */
   public Variance(boolean sqrt) {
     super(sqrt ? "stddev" : "variance", 3);
     this.sqrt = sqrt;

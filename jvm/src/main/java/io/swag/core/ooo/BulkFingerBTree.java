@@ -83,6 +83,12 @@ public final class BulkFingerBTree extends FingerBTree {
   private boolean[] bGone = new boolean[8];
   private int bLen;
 
+  /**
+   * An empty finger B-tree with bulk operations.
+   *
+   * @param fn the aggregate function
+   * @param minArity the min arity, 2, 4 or 8
+   */
   public BulkFingerBTree(AggregateFunction<?, ?, ?> fn, int minArity) {
     super("bfiba" + minArity, fn, minArity);
   }

@@ -17,6 +17,12 @@ import io.swag.core.AggregateFunction;
  */
 public final class ClassicBTree extends BTreeCore {
 
+  /**
+   * An empty classic augmented B-tree.
+   *
+   * @param fn the aggregate function
+   * @param minArity the min arity, 2, 4 or 8
+   */
   public ClassicBTree(AggregateFunction<?, ?, ?> fn, int minArity) {
     super("bclassic" + minArity, fn, minArity, false);
   }

@@ -24,6 +24,12 @@ import io.swag.core.AggregateFunction;
  */
 public class FingerBTree extends BTreeCore {
 
+  /**
+   * An empty finger B-tree with single operations.
+   *
+   * @param fn the aggregate function
+   * @param minArity the min arity, 2, 4 or 8
+   */
   public FingerBTree(AggregateFunction<?, ?, ?> fn, int minArity) {
     this("nbfiba" + minArity, fn, minArity);
   }

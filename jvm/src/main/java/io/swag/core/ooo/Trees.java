@@ -16,6 +16,10 @@ public final class Trees {
    * {@code bclassicμ}: classic augmented B-tree; {@code nbfibaμ}: finger B-tree with single
    * operations (bulk operations as loops); {@code bfibaμ}: finger B-tree with the bulk algorithms
    * of VLDB 2023. {@code μ} is MIN_ARITY (2, 4 or 8). Aliases as in {@link Algorithm}.
+   *
+   * @param name a tree algorithm name
+   * @param fn the aggregate function
+   * @return a new, empty tree
    */
   public static TimedAggregator create(String name, AggregateFunction<?, ?, ?> fn) {
     return Algorithm.parse(name).newTree(fn);

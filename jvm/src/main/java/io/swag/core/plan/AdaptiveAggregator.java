@@ -37,12 +37,26 @@ public final class AdaptiveAggregator implements TimedAggregator {
   private int fifoFront;
   private int fifoEnd;
 
-  /** {@code fifoAlgorithm}: an in-order algorithm name ({@code daba_lite}, {@code soe}, ...); {@code treeAlgorithm}: e.g. {@code bfiba4}. */
+  /**
+   * {@code fifoAlgorithm}: an in-order algorithm name ({@code daba_lite}, {@code soe}, ...);
+   * {@code treeAlgorithm}: e.g. {@code bfiba4}.
+   *
+   * @param fifoAlgorithm the in-order algorithm's name
+   * @param treeAlgorithm the tree's algorithm name
+   * @param fn the product function
+   */
   public AdaptiveAggregator(String fifoAlgorithm, String treeAlgorithm, ProductFunction fn) {
     this(Algorithm.parse(fifoAlgorithm), Algorithm.parse(treeAlgorithm), fn);
   }
 
-  /** {@code fifoAlgorithm}: an in-order algorithm; {@code treeAlgorithm}: a tree, e.g. {@link Algorithm#BFIBA4}. */
+  /**
+   * {@code fifoAlgorithm}: an in-order algorithm; {@code treeAlgorithm}: a tree, e.g.
+   * {@link Algorithm#BFIBA4}.
+   *
+   * @param fifoAlgorithm the in-order algorithm
+   * @param treeAlgorithm the tree's algorithm
+   * @param fn the product function
+   */
   public AdaptiveAggregator(Algorithm fifoAlgorithm, Algorithm treeAlgorithm, ProductFunction fn) {
     this.fifoAlgorithm = fifoAlgorithm;
     this.treeAlgorithm = treeAlgorithm;
@@ -55,7 +69,11 @@ public final class AdaptiveAggregator implements TimedAggregator {
     this.fifo = new TimedFifo(fifoAlgorithm.newFifo(fn));
   }
 
-  /** Whether this aggregator has switched to the tree. */
+  /**
+   * Whether this aggregator has switched to the tree.
+   *
+   * @return true once switched
+   */
   public boolean switched() {
     return tree != null;
   }
@@ -76,12 +94,18 @@ public final class AdaptiveAggregator implements TimedAggregator {
   /**
    * The tree: the one in use once switched, else a new empty one made exactly as the switch makes
    * it (for a read-back of what this aggregator runs, {@link ExecutedPlan}).
+   *
+   * @return the tree
    */
   public TimedAggregator tree() {
     return tree != null ? tree : newTree();
   }
 
-  /** The in-order aggregator holding the entries until the switch, or null once switched. */
+  /**
+   * The in-order aggregator holding the entries until the switch, or null once switched.
+   *
+   * @return the in-order aggregator, or null
+   */
   public TimedFifo fifo() {
     return fifo;
   }

@@ -19,7 +19,14 @@ public final class AggregateSpec {
   private final String column;
   private final Map<String, Object> options;
 
-  /** {@code column} may be null only for {@code count}; {@code options} may be null (none). */
+  /**
+   * {@code column} may be null only for {@code count}; {@code options} may be null (none).
+   *
+   * @param output the output column's name
+   * @param function the function name
+   * @param column the input column, or null
+   * @param options the function options, or null
+   */
   public AggregateSpec(String output, String function, String column, Map<String, ?> options) {
     this.output = output;
     this.function = function == null ? null : function.trim().toLowerCase(java.util.Locale.ROOT);
@@ -27,31 +34,59 @@ public final class AggregateSpec {
     this.options = Collections.unmodifiableMap(new TreeMap<>(options == null ? Map.of() : options));
   }
 
-  /** {@code output = function(column)} without options. */
+  /**
+   * {@code output = function(column)} without options.
+   *
+   * @param output the output column's name
+   * @param function the function name
+   * @param column the input column, or null
+   * @return the aggregate
+   */
   public static AggregateSpec of(String output, String function, String column) {
     return new AggregateSpec(output, function, column, null);
   }
 
+  /**
+   * The output column's name.
+   *
+   * @return the name
+   */
   public String output() {
     return output;
   }
 
-  /** The function name, lower case as given (an alias such as {@code avg} stays an alias). */
+  /**
+   * The function name, lower case as given (an alias such as {@code avg} stays an alias).
+   *
+   * @return the function name
+   */
   public String function() {
     return function;
   }
 
-  /** The input column, or null (count of records). */
+  /**
+   * The input column, or null (count of records).
+   *
+   * @return the input column, or null
+   */
   public String column() {
     return column;
   }
 
-  /** Function options, sorted by name. */
+  /**
+   * Function options, sorted by name.
+   *
+   * @return the options, by name
+   */
   public Map<String, Object> options() {
     return options;
   }
 
-  /** A new instance of the function (O(1), or the sketch's setup). */
+  /**
+   * A new instance of the function (O(1), or the sketch's setup).
+   *
+   * @return a new function
+   */
   public AggregateFunction<?, ?, ?> create() {
     if (io.swag.core.fn.UserFunctions.FUNCTION.equals(function)) {
       return io.swag.core.fn.UserFunctions.load(options, column);
@@ -59,7 +94,12 @@ public final class AggregateSpec {
     return Functions.byName(function, options);
   }
 
-  /** The kind of value the function's output column holds (one rule for every engine: {@link ResultKind}). */
+  /**
+   * The kind of value the function's output column holds (one rule for every engine:
+   * {@link ResultKind}).
+   *
+   * @return the result kind
+   */
   public ResultKind resultKind() {
     return switch (function) {
       case "count" -> ResultKind.LONG;

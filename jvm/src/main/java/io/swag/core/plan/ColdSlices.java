@@ -26,7 +26,12 @@ public final class ColdSlices {
   private final ProductFunction.At at = new ProductFunction.At();
   private ByteBuffer out = ByteBuffer.allocate(64);
 
-  /** For a group built by {@link WindowGroup#storedGroups} that {@linkplain WindowGroup#preaggregates pre-aggregates}. */
+  /**
+   * For a group built by {@link WindowGroup#storedGroups} that
+   * {@linkplain WindowGroup#preaggregates pre-aggregates}.
+   *
+   * @param g the group
+   */
   public ColdSlices(WindowGroup g) {
     if (!g.storesSlices()) {
       throw new IllegalArgumentException("the cold path needs a group that stores slices (WindowGroup.storedGroups)");
@@ -40,6 +45,9 @@ public final class ColdSlices {
   /**
    * The cold paths of a key's time groups ({@code groups}, as built by {@link WindowGroup#storedGroups}),
    * or null when one of them stores rows (its records must go through a loaded key).
+   *
+   * @param groups the key's time groups
+   * @return one cold path per group, or null
    */
   public static ColdSlices[] of(java.util.List<WindowGroup> groups) {
     if (groups.isEmpty()) {
@@ -59,6 +67,10 @@ public final class ColdSlices {
    * The watermark at which the key's earliest window containing a record at {@code t} fires (the
    * key's timer must fire by then), or {@link Long#MIN_VALUE} if the record is not in time at
    * {@code watermark} (a window containing it has reached its end: the caller loads the key).
+   *
+   * @param t the record's time
+   * @param watermark the current watermark
+   * @return the fire watermark, or {@link Long#MIN_VALUE}
    */
   public long fireTime(long t, long watermark) {
     long fire = Long.MAX_VALUE;
@@ -77,6 +89,13 @@ public final class ColdSlices {
    * {@link #fireTime} over the groups a record goes to ({@code accepted[g]}, from {@code first} on,
    * {@code cold[g]} for group g): the earliest, or {@link Long#MIN_VALUE} if the record is not in time
    * for one of them (the caller loads the key).
+   *
+   * @param cold the groups' cold paths
+   * @param accepted which groups accept the record
+   * @param first the first group to look at
+   * @param t the record's time
+   * @param watermark the current watermark
+   * @return the earliest fire watermark, or {@link Long#MIN_VALUE}
    */
   public static long fireTime(ColdSlices[] cold, boolean[] accepted, int first, long t, long watermark) {
     long fire = Long.MAX_VALUE;
@@ -95,6 +114,11 @@ public final class ColdSlices {
   /**
    * Combines the record ({@code row}, its time {@code t}; values already {@linkplain WindowGroup#check
    * checked}) into its slice in {@code store}, the current key's entries.
+   *
+   * @param t the record's time
+   * @param row the record
+   * @param store the key's entries
+   * @throws Exception if {@code store} fails
    */
   public void insert(long t, Object[] row, EntryStore store) throws Exception {
     long s = Math.floorDiv(t, width) * width;

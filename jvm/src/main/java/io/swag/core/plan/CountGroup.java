@@ -28,7 +28,11 @@ public final class CountGroup {
   final boolean perRecord;
   private final InputCheck check;
 
-  /** @param columnIndex the row index of each column name ({@code Object[]} rows) */
+  /**
+   * @param spec the query
+   * @param plan the group's plan, of kind {@code count}
+   * @param columnIndex the row index of each column name ({@code Object[]} rows)
+   */
   public CountGroup(QuerySpec spec, GroupPlan plan, Map<String, Integer> columnIndex) {
     if (plan.kind() == GroupKind.TIME) {
       throw new SwagException(SwagException.Kind.INVALID_QUERY, "group of kind '" + plan.kind()
@@ -48,7 +52,13 @@ public final class CountGroup {
     this.check = new InputCheck(fn);
   }
 
-  /** The count groups of a plan for rows laid out in {@code columnOrder}, in plan order. */
+  /**
+   * The count groups of a plan for rows laid out in {@code columnOrder}, in plan order.
+   *
+   * @param plan the plan
+   * @param columnOrder the column of each row position
+   * @return the count groups
+   */
   public static List<CountGroup> countGroups(Plan plan, List<String> columnOrder) {
     Map<String, Integer> index = new HashMap<>();
     for (int i = 0; i < columnOrder.size(); i++) {
@@ -63,7 +73,13 @@ public final class CountGroup {
     return r;
   }
 
-  /** Per-key state; {@code retainRows}: also keep the window's rows, for an engine's state ({@link CountWindow#forEachRow}). */
+  /**
+   * Per-key state; {@code retainRows}: also keep the window's rows, for an engine's state
+   * ({@link CountWindow#forEachRow}).
+   *
+   * @param retainRows whether to keep the window's rows
+   * @return a new key's state
+   */
   public CountWindow newKey(boolean retainRows) {
     return new CountWindow(this, retainRows);
   }
@@ -73,21 +89,40 @@ public final class CountGroup {
     return plan.algorithm().newFifo(fn);
   }
 
-  /** The read-back of what this group runs, from a FIFO made as each key's is ({@link ExecutedPlan}). */
+  /**
+   * The read-back of what this group runs, from a FIFO made as each key's is ({@link ExecutedPlan}).
+   *
+   * @return the group's read-back
+   */
   public ExecutedPlan.Group executed() {
     return ExecutedPlan.Group.ofCount(spec, queryWindow, newFifo());
   }
 
-  /** Checks a row's aggregate inputs without changing state; throws naming the function and value. */
+  /**
+   * Checks a row's aggregate inputs without changing state; throws naming the function and value.
+   *
+   * @param row the record
+   * @param t the record's time
+   */
   public void check(Object[] row, long t) {
     check.check(row, t);
   }
 
+  /**
+   * The group's window.
+   *
+   * @return the window
+   */
   public WindowSpec window() {
     return window;
   }
 
-  /** The window's aggregate values, in its output column order, from the product's results. */
+  /**
+   * The window's aggregate values, in its output column order, from the product's results.
+   *
+   * @param results the product's results
+   * @return the window's output values
+   */
   public Object[] outputValues(List<Object> results) {
     Object[] r = new Object[members.length];
     for (int j = 0; j < members.length; j++) {

@@ -16,6 +16,13 @@ import java.util.List;
 public final class CountWindow {
   /** Receives an output row: window start and end (record counts) and the product's results. */
   public interface Output {
+    /**
+     * Receives one output row.
+     *
+     * @param start the window's start, a record count
+     * @param end the window's end, a record count
+     * @param results the product's results
+     */
     void emit(long start, long end, List<Object> results);
   }
 
@@ -46,6 +53,10 @@ public final class CountWindow {
   /**
    * Adds a record (its values {@linkplain CountGroup#check checked}); emits the row it causes, if
    * any: every {@code slide} records, or every record with {@code per_record}.
+   *
+   * @param t the record's time
+   * @param row the record
+   * @param out receives the emitted row
    */
   public void insert(long t, Object[] row, Output out) {
     add(t, row);
@@ -93,17 +104,29 @@ public final class CountWindow {
     head = 0;
   }
 
-  /** The key's record count (every record ever inserted, not only the window's). */
+  /**
+   * The key's record count (every record ever inserted, not only the window's).
+   *
+   * @return the key's record count
+   */
   public long count() {
     return count;
   }
 
-  /** Records in the window. */
+  /**
+   * Records in the window.
+   *
+   * @return the number of records in the window
+   */
   public int size() {
     return fifo.size();
   }
 
-  /** Visits the window's retained rows, oldest first. */
+  /**
+   * Visits the window's retained rows, oldest first.
+   *
+   * @param v the visitor
+   */
   public void forEachRow(KeyWindows.RowVisitor v) {
     if (!retainRows) {
       throw new IllegalStateException("this count window keeps no rows");
@@ -118,6 +141,11 @@ public final class CountWindow {
    * Rebuilds a fresh window: {@code rows[i]} at {@code ts[i]} are the key's last records, oldest first
    * (more than {@code size} are fine: the older ones pass through), {@code count} the key's record
    * count. Emits nothing.
+   *
+   * @param count the key's record count
+   * @param ts the records' times
+   * @param rows the records
+   * @param n the number of records
    */
   public void restore(long count, long[] ts, Object[][] rows, int n) {
     if (this.count != 0 || fifo.size() != 0) {

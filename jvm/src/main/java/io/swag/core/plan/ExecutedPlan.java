@@ -40,6 +40,24 @@ public final class ExecutedPlan {
   public record Group(GroupKind kind, List<Integer> windows, List<String> windowNames, String aggregator,
       String algorithm, String structure, boolean adaptive, boolean switched, String tree, int minArity,
       boolean slicing, long sliceMs, int evictionWindow, List<Integer> rangeQueryWindows) {
+    /**
+     * Copies the lists into unmodifiable ones.
+     *
+     * @param kind time or count
+     * @param windows the query's indices of the group's windows
+     * @param windowNames the windows' names
+     * @param aggregator the top-level aggregator's description
+     * @param algorithm the algorithm of the structure holding the entries now
+     * @param structure that structure's Java class
+     * @param adaptive whether the aggregator switches to {@code tree} at the first out-of-order record
+     * @param switched whether it has switched
+     * @param tree the tree in use or the fallback; null for count windows
+     * @param minArity the tree's min arity; 0 without one
+     * @param slicing whether the aggregator slices
+     * @param sliceMs the slice width in ms
+     * @param evictionWindow the window that bounds eviction
+     * @param rangeQueryWindows the windows answered by range queries
+     */
     public Group {
       windows = List.copyOf(windows);
       windowNames = List.copyOf(windowNames);
@@ -50,6 +68,10 @@ public final class ExecutedPlan {
      * The read-back of a time-window group from an aggregator {@code built} for it: unwraps a
      * {@link SlicedAggregator} (slicing, width), an {@link AdaptiveAggregator} (its FIFO, or its tree
      * once switched, and the tree it switches to) and a {@link TimedFifo}; a B-tree gives its arity.
+     *
+     * @param g the group
+     * @param built an aggregator made for it
+     * @return the read-back
      */
     public static Group ofTime(WindowGroup g, TimedAggregator built) {
       TimedAggregator a = built;
@@ -96,7 +118,15 @@ public final class ExecutedPlan {
           sliceMs, windows.get(largest), range);
     }
 
-    /** The read-back of a count-window group (window {@code queryWindow} of {@code spec}) from the FIFO built for a key. */
+    /**
+     * The read-back of a count-window group (window {@code queryWindow} of {@code spec}) from the FIFO
+     * built for a key.
+     *
+     * @param spec the query
+     * @param queryWindow the window's index in the query
+     * @param built the FIFO built for a key
+     * @return the read-back
+     */
     public static Group ofCount(QuerySpec spec, int queryWindow, FifoBase built) {
       return new Group(GroupKind.COUNT, List.of(queryWindow), List.of(spec.windows().get(queryWindow).name()),
           built.algorithm(), built.algorithm(), built.getClass().getSimpleName(), false, false, null, 0, false, 0,
@@ -163,31 +193,62 @@ public final class ExecutedPlan {
   private final List<Group> groups;
   private final Map<String, Object> engine;
 
+  /**
+   * A read-back.
+   *
+   * @param groups the groups' read-backs
+   * @param engine engine-specific facts
+   */
   public ExecutedPlan(List<Group> groups, Map<String, Object> engine) {
     this.groups = List.copyOf(groups);
     this.engine = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(engine));
   }
 
+  /**
+   * A read-back without engine facts.
+   *
+   * @param groups the groups' read-backs
+   */
   public ExecutedPlan(List<Group> groups) {
     this(groups, Map.of());
   }
 
+  /**
+   * The groups' read-backs, in plan order.
+   *
+   * @return the groups
+   */
   public List<Group> groups() {
     return groups;
   }
 
-  /** Engine-specific facts (JSON values), empty if none. */
+  /**
+   * Engine-specific facts (JSON values), empty if none.
+   *
+   * @return the engine facts
+   */
   public Map<String, Object> engine() {
     return engine;
   }
 
-  /** A copy with one more engine fact. */
+  /**
+   * A copy with one more engine fact.
+   *
+   * @param name the fact's name
+   * @param value the fact, a JSON value
+   * @return the copy
+   */
   public ExecutedPlan withEngine(String name, Object value) {
     Map<String, Object> e = new LinkedHashMap<>(engine);
     e.put(name, value);
     return new ExecutedPlan(groups, e);
   }
 
+  /**
+   * The read-back as JSON.
+   *
+   * @return the JSON text
+   */
   public String toJson() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("version", 1L);
@@ -200,6 +261,12 @@ public final class ExecutedPlan {
     return Json.write(m);
   }
 
+  /**
+   * Reads the JSON of {@link #toJson}.
+   *
+   * @param json the JSON text
+   * @return the read-back
+   */
   @SuppressWarnings("unchecked")
   public static ExecutedPlan fromJson(String json) {
     Object v = Json.parse(json);
@@ -216,7 +283,11 @@ public final class ExecutedPlan {
     return new ExecutedPlan(groups, (Map<String, Object>) e);
   }
 
-  /** The read-back as text, one line per group (for a log line). */
+  /**
+   * The read-back as text, one line per group (for a log line).
+   *
+   * @return the text
+   */
   public String describe() {
     StringBuilder sb = new StringBuilder("executed plan (read back from the built aggregators):");
     for (int i = 0; i < groups.size(); i++) {

@@ -6,7 +6,9 @@ package io.swag.core.plan;
  * {@code "time"} and {@code "count"} ({@link #json()}, {@link #parse}).
  */
 public enum GroupKind {
+  /** Time windows: sizes in ms. */
   TIME("time"),
+  /** Count windows: sizes in records. */
   COUNT("count");
 
   private final String json;
@@ -15,7 +17,11 @@ public enum GroupKind {
     this.json = json;
   }
 
-  /** The JSON form: {@code "time"} or {@code "count"}. */
+  /**
+   * The JSON form: {@code "time"} or {@code "count"}.
+   *
+   * @return the JSON string
+   */
   public String json() {
     return json;
   }
@@ -23,6 +29,9 @@ public enum GroupKind {
   /**
    * The kind of a JSON string.
    *
+   * @param field the field's name, for messages
+   * @param value the JSON value
+   * @return the kind
    * @throws IllegalArgumentException naming {@code field} and the value, for anything but
    *     {@code "time"} or {@code "count"}
    */

@@ -45,16 +45,32 @@ public final class GroupPlan {
    * {@link AggregateSpec}).
    */
   public record Part(String function, String column, Map<String, Object> options) {
+    /**
+     * Copies {@code options} into an unmodifiable map in the same order.
+     *
+     * @param function the function name
+     * @param column the input column, or null for the count of records
+     * @param options the function options, or null for none
+     */
     public Part {
       options = Collections.unmodifiableMap(new LinkedHashMap<>(options == null ? Map.of() : options));
     }
 
-    /** The part of an aggregate (its function, column and options; not its output name). */
+    /**
+     * The part of an aggregate (its function, column and options; not its output name).
+     *
+     * @param a the aggregate
+     * @return the part
+     */
     public static Part of(AggregateSpec a) {
       return new Part(a.function(), a.column(), a.options());
     }
 
-    /** A new instance of the function ({@link AggregateSpec#create}). */
+    /**
+     * A new instance of the function ({@link AggregateSpec#create}).
+     *
+     * @return a new function
+     */
     public AggregateFunction<?, ?, ?> create() {
       return new AggregateSpec("_", function, column, options).create();
     }
@@ -87,6 +103,22 @@ public final class GroupPlan {
   private final List<Integer> rangeQueryWindows;
   private final Map<String, String> reasons;
 
+  /**
+   * A group as the planner builds it or a plan's JSON reads it (see the class comment for the fields).
+   *
+   * @param kind time or count
+   * @param windows the query's indices of the group's windows
+   * @param algorithm the algorithm
+   * @param minArity the B-tree min arity
+   * @param sliceMs the slice width, 0 for count windows
+   * @param slicing whether the aggregator slices
+   * @param storedSlices whether stateful engines store slices
+   * @param product the product's parts
+   * @param members per window, the product index of each aggregate
+   * @param evictionWindow the window that bounds eviction
+   * @param rangeQueryWindows the windows answered by range queries
+   * @param reasons why each choice was made
+   */
   public GroupPlan(GroupKind kind, List<Integer> windows, Algorithm algorithm, int minArity, long sliceMs,
       boolean slicing, boolean storedSlices, List<Part> product, List<List<Integer>> members, int evictionWindow,
       List<Integer> rangeQueryWindows, Map<String, String> reasons) {
@@ -111,36 +143,74 @@ public final class GroupPlan {
     this.reasons = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(reasons));
   }
 
+  /**
+   * Time or count.
+   *
+   * @return the kind
+   */
   public GroupKind kind() {
     return kind;
   }
 
-  /** Indices of the group's windows in {@link QuerySpec#windows()}. */
+  /**
+   * Indices of the group's windows in {@link QuerySpec#windows()}.
+   *
+   * @return the window indices
+   */
   public List<Integer> windows() {
     return windows;
   }
 
+  /**
+   * The algorithm.
+   *
+   * @return the algorithm
+   */
   public Algorithm algorithm() {
     return algorithm;
   }
 
+  /**
+   * The B-tree min arity.
+   *
+   * @return 2, 4 or 8
+   */
   public int minArity() {
     return minArity;
   }
 
-  /** The B-tree used as fallback of the in-order algorithms: {@code bfiba<minArity>}. */
+  /**
+   * The B-tree used as fallback of the in-order algorithms: {@code bfiba<minArity>}.
+   *
+   * @return the tree algorithm
+   */
   public Algorithm treeAlgorithm() {
     return Algorithm.bulkTree(minArity);
   }
 
+  /**
+   * Whether the algorithm is a tree.
+   *
+   * @return true for a tree
+   */
   public boolean isTree() {
     return algorithm.isTree();
   }
 
+  /**
+   * The slice width: the gcd of sizes, slides and offsets.
+   *
+   * @return the width in ms, 0 for count windows
+   */
   public long sliceMs() {
     return sliceMs;
   }
 
+  /**
+   * Whether the in-memory aggregator slices ({@link SlicedAggregator}).
+   *
+   * @return true if it slices
+   */
   public boolean slicing() {
     return slicing;
   }
@@ -148,43 +218,87 @@ public final class GroupPlan {
   /**
    * Whether engines that keep state store this group's slices (one partial per key and slice) rather
    * than its records: the planner's one rule ({@link Planner}), read by every engine.
+   *
+   * @return true if stateful engines store slices
    */
   public boolean storedSlices() {
     return storedSlices;
   }
 
+  /**
+   * The distinct aggregates of the group, as one product.
+   *
+   * @return the parts
+   */
   public List<Part> product() {
     return product;
   }
 
+  /**
+   * Per window of the group, the product index of each of its aggregates.
+   *
+   * @return the indices
+   */
   public List<List<Integer>> members() {
     return members;
   }
 
+  /**
+   * The window that bounds eviction (the largest).
+   *
+   * @return its index in the group
+   */
   public int evictionWindow() {
     return evictionWindow;
   }
 
+  /**
+   * The windows answered by range queries.
+   *
+   * @return their indices in the group
+   */
   public List<Integer> rangeQueryWindows() {
     return rangeQueryWindows;
   }
 
+  /**
+   * Why each choice was made, by choice.
+   *
+   * @return the reasons
+   */
   public Map<String, String> reasons() {
     return reasons;
   }
 
-  /** {@link #withAlgorithm(Algorithm, int)} by name ({@link Algorithm#parse(String)}). */
+  /**
+   * {@link #withAlgorithm(Algorithm, int)} by name ({@link Algorithm#parse(String)}).
+   *
+   * @param algorithm the algorithm's name
+   * @param minArity the B-tree min arity
+   * @return the copy
+   */
   public GroupPlan withAlgorithm(String algorithm, int minArity) {
     return withAlgorithm(Algorithm.parse(algorithm), minArity);
   }
 
-  /** A copy with another algorithm (and arity), e.g. to compare algorithms in tests or benchmarks. */
+  /**
+   * A copy with another algorithm (and arity), e.g. to compare algorithms in tests or benchmarks.
+   *
+   * @param algorithm the algorithm
+   * @param minArity the B-tree min arity
+   * @return the copy
+   */
   public GroupPlan withAlgorithm(Algorithm algorithm, int minArity) {
     return new GroupPlan(kind, windows, algorithm, minArity, sliceMs, slicing, storedSlices, product, members,
         evictionWindow, rangeQueryWindows, with("algorithm", "set explicitly to " + algorithm + " (arity " + minArity + ")"));
   }
 
-  /** A copy with slicing switched on or off (slices of {@link #sliceMs()}). */
+  /**
+   * A copy with slicing switched on or off (slices of {@link #sliceMs()}).
+   *
+   * @param on whether to slice
+   * @return the copy
+   */
   public GroupPlan withSlicing(boolean on) {
     if (on && sliceMs <= 0) {
       throw new SwagException(Kind.INVALID_QUERY, "slicing needs a slice width > 0 (count windows have none)");
@@ -193,7 +307,12 @@ public final class GroupPlan {
         evictionWindow, rangeQueryWindows, with("slicing", "set explicitly " + (on ? "on" : "off")));
   }
 
-  /** A copy with stored slices switched on or off (tests, benchmarks: the records kept instead). */
+  /**
+   * A copy with stored slices switched on or off (tests, benchmarks: the records kept instead).
+   *
+   * @param on whether to store slices
+   * @return the copy
+   */
   public GroupPlan withStoredSlices(boolean on) {
     return new GroupPlan(kind, windows, algorithm, minArity, sliceMs, slicing, on, product, members,
         evictionWindow, rangeQueryWindows, with("state", "set explicitly to " + (on ? "slices" : "records")));

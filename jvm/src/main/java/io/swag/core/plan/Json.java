@@ -22,7 +22,12 @@ import java.util.Map;
 public final class Json {
   private Json() {}
 
-  /** Parses one JSON value; errors name the character offset. */
+  /**
+   * Parses one JSON value; errors name the character offset.
+   *
+   * @param text the JSON text
+   * @return the value: maps, lists, strings, numbers, booleans or null
+   */
   public static Object parse(String text) {
     if (text == null) {
       throw new IllegalArgumentException("JSON text is null");
@@ -37,7 +42,12 @@ public final class Json {
     return v;
   }
 
-  /** The canonical JSON text of a value made of maps, lists, strings, numbers, booleans and nulls. */
+  /**
+   * The canonical JSON text of a value made of maps, lists, strings, numbers, booleans and nulls.
+   *
+   * @param value the value
+   * @return the JSON text
+   */
   public static String write(Object value) {
     StringBuilder sb = new StringBuilder();
     write(sb, value);

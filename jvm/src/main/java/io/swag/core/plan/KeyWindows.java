@@ -29,11 +29,25 @@ import java.util.List;
 public final class KeyWindows {
   /** Receives output rows: the group's window index, start, end, and the product's results. */
   public interface WindowOutput {
+    /**
+     * Receives one output row.
+     *
+     * @param window the group's window index
+     * @param start the window's start
+     * @param end the window's end
+     * @param results the product's results
+     */
     void emit(int window, long start, long end, List<Object> results);
   }
 
   /** Receives retained rows, oldest time first, equal times in arrival order. */
   public interface RowVisitor {
+    /**
+     * Receives one retained row.
+     *
+     * @param time the row's time
+     * @param row the row
+     */
     void visit(long time, Object[] row);
   }
 
@@ -69,6 +83,11 @@ public final class KeyWindows {
     Arrays.fill(nextFire, Long.MAX_VALUE);
   }
 
+  /**
+   * The key's group.
+   *
+   * @return the group
+   */
   public WindowGroup group() {
     return g;
   }
@@ -81,6 +100,11 @@ public final class KeyWindows {
    * passed to {@link #fire} for this key, or any larger watermark up to which the engine has fired
    * every timer). A value a function refuses throws {@link IllegalArgumentException} before any
    * change.
+   *
+   * @param t the record's time
+   * @param row the record
+   * @param watermark the current watermark
+   * @param out receives the emitted rows
    */
   public void insert(long t, Object row, long watermark, WindowOutput out) {
     evict(g.evictBound(watermark));
@@ -138,6 +162,12 @@ public final class KeyWindows {
    * (not one per record), after the whole batch is in. {@code rows[i]} is at {@code ts[i]}; equal
    * times keep their order in the arrays. Checks every value first: a refused value throws
    * {@link IllegalArgumentException} before any change.
+   *
+   * @param ts the records' times
+   * @param batch the records
+   * @param n the number of records
+   * @param watermark the current watermark
+   * @param out receives the emitted rows
    */
   public void insertBatch(long[] ts, Object[][] batch, int n, long watermark, WindowOutput out) {
     if (!g.perRecord) {
@@ -154,6 +184,12 @@ public final class KeyWindows {
    * effect without checking every value a second time. An unchecked bad value may leave the
    * aggregator half updated. The values may also be pre-lifted partials
    * ({@link ProductFunction.Lifted}, e.g. slices pre-aggregated before a shuffle, at their slice start).
+   *
+   * @param ts the records' times
+   * @param batch the records
+   * @param n the number of records
+   * @param watermark the current watermark
+   * @param out receives the emitted rows
    */
   public void insertCheckedBatch(long[] ts, Object[] batch, int n, long watermark, WindowOutput out) {
     if (g.perRecord) {
@@ -217,6 +253,8 @@ public final class KeyWindows {
    * The earliest watermark at which this key has work: a window to fire, or (nothing pending) its
    * entries to drop once past their lateness; {@code Long.MAX_VALUE} if none. Engines register an
    * event-time timer for it (and again after each {@link #fire}).
+   *
+   * @return the next timer watermark, or {@code Long.MAX_VALUE}
    */
   public long nextTimer() {
     long m = Long.MAX_VALUE;
@@ -232,6 +270,9 @@ public final class KeyWindows {
   /**
    * Emits every pending window whose fire watermark is {@code <= watermark}, ordered by that, then by
    * window index; then bulk-evicts what no window needs any more.
+   *
+   * @param watermark the current watermark
+   * @param out receives the emitted rows
    */
   public void fire(long watermark, WindowOutput out) {
     while (true) {
@@ -293,6 +334,8 @@ public final class KeyWindows {
   /**
    * Called with each distinct record time as it is evicted (engines mirror evictions in their state
    * store); needs record times to be kept ({@code retainRows} or {@code window_end}).
+   *
+   * @param listener receives each evicted time
    */
   public void setEvictionListener(java.util.function.LongConsumer listener) {
     if (listener != null && !keepTimes) {
@@ -302,22 +345,38 @@ public final class KeyWindows {
     this.evictionListener = listener;
   }
 
-  /** The watermark last passed to {@link #fire} (or restored). */
+  /**
+   * The watermark last passed to {@link #fire} (or restored).
+   *
+   * @return the last fired watermark
+   */
   public long firedWatermark() {
     return firedWatermark;
   }
 
-  /** Entries (distinct times, or slices) in the aggregator. */
+  /**
+   * Entries (distinct times, or slices) in the aggregator.
+   *
+   * @return the number of entries
+   */
   public int entries() {
     return agg.size();
   }
 
-  /** Records held (retained rows, or records inserted and not evicted when times are kept; else 0). */
+  /**
+   * Records held (retained rows, or records inserted and not evicted when times are kept; else 0).
+   *
+   * @return the number of records held
+   */
   public long records() {
     return keepTimes ? times.size() : 0;
   }
 
-  /** Empty and no window pending: the key's state can be dropped. */
+  /**
+   * Empty and no window pending: the key's state can be dropped.
+   *
+   * @return true if the key's state can be dropped
+   */
   public boolean isIdle() {
     if (!agg.isEmpty()) {
       return false;
@@ -333,17 +392,27 @@ public final class KeyWindows {
   /**
    * The read-back of what this key executes, from its own aggregator (an adaptive one shows whether
    * it has switched to its tree); see {@link ExecutedPlan}.
+   *
+   * @return the key's read-back
    */
   public ExecutedPlan.Group executed() {
     return ExecutedPlan.Group.ofTime(g, agg);
   }
 
-  /** The aggregator (for tests and metrics). */
+  /**
+   * The aggregator (for tests and metrics).
+   *
+   * @return the aggregator
+   */
   public TimedAggregator aggregator() {
     return agg;
   }
 
-  /** Visits the retained rows, oldest first. Needs {@code retainRows}. */
+  /**
+   * Visits the retained rows, oldest first. Needs {@code retainRows}.
+   *
+   * @param v the visitor
+   */
   public void forEachRow(RowVisitor v) {
     if (!retainRows) {
       throw new IllegalStateException("forEachRow needs a KeyWindows made with retainRows = true");
@@ -351,7 +420,12 @@ public final class KeyWindows {
     times.forEach((t, row) -> v.visit(t, (Object[]) row));
   }
 
-  /** Visits the retained values (rows, or {@linkplain ProductFunction.Lifted pre-lifted slices}), oldest first. Needs {@code retainRows}. */
+  /**
+   * Visits the retained values (rows, or {@linkplain ProductFunction.Lifted pre-lifted slices}), oldest
+   * first. Needs {@code retainRows}.
+   *
+   * @param v receives each value and its time
+   */
   public void forEachValue(java.util.function.ObjLongConsumer<Object> v) {
     if (!retainRows) {
       throw new IllegalStateException("forEachValue needs a KeyWindows made with retainRows = true");
@@ -362,6 +436,11 @@ public final class KeyWindows {
   /**
    * Rebuilds an empty key from rows (e.g. a checkpoint) with one bulk insert, as if they had been
    * inserted and every window with fire watermark {@code <= firedWatermark} had fired; emits nothing.
+   *
+   * @param ts the records' times
+   * @param batch the records
+   * @param n the number of records
+   * @param firedWatermark the watermark up to which windows count as fired
    */
   public void restore(long[] ts, Object[] batch, int n, long firedWatermark) {
     if (!agg.isEmpty() || (keepTimes && !times.isEmpty())) {

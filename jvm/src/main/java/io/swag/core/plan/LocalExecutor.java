@@ -51,12 +51,21 @@ public final class LocalExecutor {
   private long watermark = Long.MIN_VALUE;
   private OnError onError = OnError.REJECT;
 
-  /** For {@link #process(Map)}: the row layout is the columns the query uses. */
+  /**
+   * For {@link #process(Map)}: the row layout is the columns the query uses.
+   *
+   * @param plan the plan
+   */
   public LocalExecutor(Plan plan) {
     this(plan, usedColumns(plan.spec()));
   }
 
-  /** For {@link #process(Object[])}: rows hold the values of {@code columnOrder}. */
+  /**
+   * For {@link #process(Object[])}: rows hold the values of {@code columnOrder}.
+   *
+   * @param plan the plan
+   * @param columnOrder the column of each row position
+   */
   public LocalExecutor(Plan plan, List<String> columnOrder) {
     this.plan = plan;
     this.spec = plan.spec();
@@ -86,7 +95,12 @@ public final class LocalExecutor {
     hasTimeGroup = time;
   }
 
-  /** The columns a query reads: key, time, aggregate inputs (in that order, distinct). */
+  /**
+   * The columns a query reads: key, time, aggregate inputs (in that order, distinct).
+   *
+   * @param spec the query
+   * @return the columns
+   */
   public static List<String> usedColumns(QuerySpec spec) {
     List<String> c = new ArrayList<>(spec.key());
     if (spec.time() != null && !c.contains(spec.time())) {
@@ -102,6 +116,11 @@ public final class LocalExecutor {
     return c;
   }
 
+  /**
+   * The plan this executor runs.
+   *
+   * @return the plan
+   */
   public Plan plan() {
     return plan;
   }
@@ -109,6 +128,8 @@ public final class LocalExecutor {
   /**
    * The read-back of what this executor runs, per group from an aggregator made as each key's is
    * (not from {@link #plan()}): see {@link ExecutedPlan}. O(windows).
+   *
+   * @return the read-back
    */
   public ExecutedPlan executedPlan() {
     List<ExecutedPlan.Group> r = new ArrayList<>();
@@ -118,7 +139,11 @@ public final class LocalExecutor {
     return new ExecutedPlan(r, Map.of("name", "local"));
   }
 
-  /** Processes one record given as column name to value. */
+  /**
+   * Processes one record given as column name to value.
+   *
+   * @param record the record
+   */
   public void process(Map<String, Object> record) {
     Object[] row = new Object[columnOrder.size()];
     for (int i = 0; i < row.length; i++) {
@@ -127,7 +152,11 @@ public final class LocalExecutor {
     process(row, record);
   }
 
-  /** Processes one record given as values in the column order of the constructor. */
+  /**
+   * Processes one record given as values in the column order of the constructor.
+   *
+   * @param row the record
+   */
   public void process(Object[] row) {
     if (row.length < columnOrder.size()) {
       throw new SwagException(Kind.INVALID_INPUT, "row has " + row.length + " values, the column order " + columnOrder.size());
@@ -205,6 +234,9 @@ public final class LocalExecutor {
   /**
    * What a rejected record does ({@link OnError}): {@code REJECT} (the default) keeps it for
    * {@link #takeRejected()}; {@code FAIL} also throws from {@link #process}. Returns this executor.
+   *
+   * @param mode the mode
+   * @return this executor
    */
   public LocalExecutor onError(OnError mode) {
     this.onError = mode;
@@ -214,6 +246,8 @@ public final class LocalExecutor {
   /**
    * Advances the event-time watermark (a smaller value is ignored): fires the time windows with
    * {@code end - 1 <= watermark} and lets state older than lateness go.
+   *
+   * @param watermark the new watermark
    */
   public void advanceWatermark(long watermark) {
     if (watermark <= this.watermark) {
@@ -230,42 +264,71 @@ public final class LocalExecutor {
     advanceWatermark(Long.MAX_VALUE);
   }
 
+  /**
+   * The current watermark.
+   *
+   * @return the watermark, {@code Long.MIN_VALUE} before the first
+   */
   public long watermark() {
     return watermark;
   }
 
-  /** The rows emitted since the last call, in emission order. */
+  /**
+   * The rows emitted since the last call, in emission order.
+   *
+   * @return the rows
+   */
   public List<Map<String, Object>> takeRows() {
     List<Map<String, Object>> r = new ArrayList<>(rows);
     rows.clear();
     return r;
   }
 
-  /** The late records since the last call, as given (a row array is returned as a column map). */
+  /**
+   * The late records since the last call, as given (a row array is returned as a column map).
+   *
+   * @return the late records
+   */
   public List<Map<String, Object>> takeLate() {
     List<Map<String, Object>> r = late;
     late = new ArrayList<>();
     return r;
   }
 
-  /** Records that were too late for every window, in total. */
+  /**
+   * Records that were too late for every window, in total.
+   *
+   * @return the late record count
+   */
   public long lateCount() {
     return lateCount;
   }
 
-  /** The rejected records since the last call: maps with {@code record} and {@code reason}. */
+  /**
+   * The rejected records since the last call: maps with {@code record} and {@code reason}.
+   *
+   * @return the rejected records
+   */
   public List<Map<String, Object>> takeRejected() {
     List<Map<String, Object>> r = rejected;
     rejected = new ArrayList<>();
     return r;
   }
 
-  /** Records rejected (null key, null or unparsable time, NaN, a value a function refuses), in total. */
+  /**
+   * Records rejected (null key, null or unparsable time, NaN, a value a function refuses), in total.
+   *
+   * @return the rejected record count
+   */
   public long rejectedCount() {
     return rejectedCount;
   }
 
-  /** Whether the query has time windows (else the watermark is irrelevant). */
+  /**
+   * Whether the query has time windows (else the watermark is irrelevant).
+   *
+   * @return true if the query has time windows
+   */
   public boolean hasTimeWindows() {
     return hasTimeGroup;
   }

@@ -13,10 +13,18 @@ import java.util.Locale;
  * and Spark streaming and batch. Late records are never failures.
  */
 public enum OnError {
+  /** The record is counted and returned with its reason; the job goes on. */
   REJECT,
+  /** The job fails with the record's reason. */
   FAIL;
 
-  /** The option's value ({@code reject} or {@code fail}, any case; null is the default, reject). */
+  /**
+   * The option's value ({@code reject} or {@code fail}, any case; null is the default, reject).
+   *
+   * @param field the option's name, for messages
+   * @param value the option's value, or null
+   * @return the mode
+   */
   public static OnError parse(String field, Object value) {
     if (value == null) {
       return REJECT;
@@ -33,6 +41,9 @@ public enum OnError {
    * Called with the reason of every rejected record: nothing with {@code reject}; with {@code fail}
    * throws a {@link SwagFailure} of kind {@link Kind#REJECTED_RECORD} naming the reason and the record
    * (an {@link IllegalStateException}: no per-record {@code catch} turns it into a rejection).
+   *
+   * @param reason the reason
+   * @param record the rejected record
    */
   public void rejected(String reason, Object record) {
     if (this == FAIL) {

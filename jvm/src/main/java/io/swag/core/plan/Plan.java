@@ -16,26 +16,54 @@ public final class Plan {
   private final QuerySpec spec;
   private final List<GroupPlan> groups;
 
+  /**
+   * A plan.
+   *
+   * @param spec the query
+   * @param groups the groups, in plan order
+   */
   public Plan(QuerySpec spec, List<GroupPlan> groups) {
     this.spec = spec;
     this.groups = List.copyOf(groups);
   }
 
+  /**
+   * The query.
+   *
+   * @return the query spec
+   */
   public QuerySpec spec() {
     return spec;
   }
 
+  /**
+   * The groups, in plan order.
+   *
+   * @return the groups
+   */
   public List<GroupPlan> groups() {
     return groups;
   }
 
-  /** A copy with group {@code i} replaced (see {@link GroupPlan#withAlgorithm}, {@link GroupPlan#withSlicing}). */
+  /**
+   * A copy with group {@code i} replaced (see {@link GroupPlan#withAlgorithm},
+   * {@link GroupPlan#withSlicing}).
+   *
+   * @param i the group's index
+   * @param g the new group
+   * @return the copy
+   */
   public Plan withGroup(int i, GroupPlan g) {
     List<GroupPlan> l = new ArrayList<>(groups);
     l.set(i, g);
     return new Plan(spec, l);
   }
 
+  /**
+   * The plan as JSON: an object with {@code spec} and {@code groups}.
+   *
+   * @return the JSON text
+   */
   public String toJson() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("version", 1L);
@@ -48,12 +76,15 @@ public final class Plan {
     return Json.write(m);
   }
 
-  @SuppressWarnings("unchecked")
   /**
    * The plan of {@code json}: a plan ({@link #toJson}: an object with {@code spec} and
    * {@code groups}, e.g. one with several time groups) as it is, or a query spec, planned by the
    * {@link Planner}. The one rule the engines' entry points take either by.
+   *
+   * @param json a plan's or a query spec's JSON text
+   * @return the plan
    */
+  @SuppressWarnings("unchecked")
   public static Plan of(String json) {
     Object v = Json.parse(json);
     if (v instanceof Map<?, ?> m && m.containsKey("groups") && m.containsKey("spec")) {
@@ -62,6 +93,12 @@ public final class Plan {
     return Planner.plan(QuerySpec.fromJson(json));
   }
 
+  /**
+   * Reads the JSON of {@link #toJson}.
+   *
+   * @param json the JSON text
+   * @return the plan
+   */
   public static Plan fromJson(String json) {
     Object v = Json.parse(json);
     if (!(v instanceof Map<?, ?> m) || !(m.get("groups") instanceof List<?> gl)) {
@@ -80,7 +117,11 @@ public final class Plan {
     return new Plan(spec, groups);
   }
 
-  /** The plan as text: per group the windows, the choices and the reason for each. */
+  /**
+   * The plan as text: per group the windows, the choices and the reason for each.
+   *
+   * @return the text
+   */
   public String explain() {
     StringBuilder sb = new StringBuilder();
     sb.append("query: key ").append(spec.key().isEmpty() ? "(none: one global key)" : spec.key())

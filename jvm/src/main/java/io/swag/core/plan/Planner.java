@@ -63,6 +63,12 @@ public final class Planner {
    */
   public static final long MIN_SLICE_MS_EXPENSIVE = 1_000;
 
+  /**
+   * The plan of a query: its windows grouped, and for each group the algorithm, slicing and state.
+   *
+   * @param spec the query
+   * @return the plan
+   */
   public static Plan plan(QuerySpec spec) {
     List<GroupPlan> groups = new ArrayList<>();
     List<Integer> time = new ArrayList<>();

@@ -31,12 +31,22 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
     final List<Object> values;
     final long[] times;
 
-    /** {@code times} must have at least {@code values.size()} entries. */
+    /**
+     * {@code times} must have at least {@code values.size()} entries.
+     *
+     * @param values the records' inputs, in time order
+     * @param times the records' times
+     */
     public Batch(List<Object> values, long[] times) {
       this.values = values;
       this.times = times;
     }
 
+    /**
+     * The number of records in the batch.
+     *
+     * @return the record count
+     */
     public int size() {
       return values.size();
     }
@@ -52,7 +62,13 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
     Object row;
     long time;
 
-    /** Sets the row and its own time; returns this. */
+    /**
+     * Sets the row and its own time; returns this.
+     *
+     * @param row the row
+     * @param time the row's own time, its lift argument
+     * @return this
+     */
     public At set(Object row, long time) {
       this.row = row;
       this.time = time;
@@ -67,10 +83,20 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
   public static final class Lifted {
     final byte[] bytes;
 
+    /**
+     * A partial in the byte form of {@link ProductPartials#write}.
+     *
+     * @param bytes the partial's bytes
+     */
     public Lifted(byte[] bytes) {
       this.bytes = bytes;
     }
 
+    /**
+     * The partial's bytes.
+     *
+     * @return the bytes, not copied
+     */
     public byte[] bytes() {
       return bytes;
     }
@@ -81,17 +107,29 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
    * the same result: every function is commutative and has a byte form of its partials (primitive
    * partials, or a sketch that implements {@link io.swag.core.ByteForm}). For a randomized sketch
    * (kll) "the same result" holds in distribution, as for its merges inside one tree.
+   *
+   * @return true if records may be pre-aggregated apart
    */
   public boolean isMergeable() {
     return isCommutative() && newPartials().hasByteForm();
   }
 
-  /** Inputs are {@code Object[]} of k values, one per function. */
+  /**
+   * Inputs are {@code Object[]} of k values, one per function.
+   *
+   * @param fns the functions, one per input value
+   */
   public ProductFunction(List<? extends AggregateFunction<?, ?, ?>> fns) {
     this(fns, null);
   }
 
-  /** Inputs are rows; function i reads {@code row[columns[i]]} ({@code -1}: null). */
+  /**
+   * Inputs are rows; function i reads {@code row[columns[i]]} ({@code -1}: null).
+   *
+   * @param fns the functions
+   * @param columns the row index each function reads, or null for {@code Object[]} inputs of one value
+   *     per function
+   */
   public ProductFunction(List<? extends AggregateFunction<?, ?, ?>> fns, int[] columns) {
     if (fns.isEmpty()) {
       throw new IllegalArgumentException("a product of no functions");
@@ -103,10 +141,20 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
     this.columns = columns == null ? null : columns.clone();
   }
 
+  /**
+   * The number of functions.
+   *
+   * @return the arity
+   */
   public int arity() {
     return fns.size();
   }
 
+  /**
+   * The functions of the product, in order.
+   *
+   * @return the functions
+   */
   public List<AggregateFunction<?, ?, ?>> functions() {
     return fns;
   }

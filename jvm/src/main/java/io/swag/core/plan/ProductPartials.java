@@ -21,6 +21,11 @@ public final class ProductPartials extends Partials {
   private final Partials[] subs;
   private int slots;
 
+  /**
+   * An empty store of {@code fn}'s partials: one sub-store per function.
+   *
+   * @param fn the product function
+   */
   public ProductPartials(ProductFunction fn) {
     this.fn = fn;
     List<AggregateFunction<?, ?, ?>> fs = fn.functions();
@@ -31,7 +36,12 @@ public final class ProductPartials extends Partials {
     }
   }
 
-  /** The sub-store of function {@code i}. */
+  /**
+   * The sub-store of function {@code i}.
+   *
+   * @param i the function's index
+   * @return the sub-store
+   */
   public Partials sub(int i) {
     return subs[i];
   }
@@ -214,7 +224,12 @@ public final class ProductPartials extends Partials {
     }
   }
 
-  /** {@code slot[src]} in the byte form, as a new {@link ProductFunction.Lifted}. */
+  /**
+   * {@code slot[src]} in the byte form, as a new {@link ProductFunction.Lifted}.
+   *
+   * @param src the slot
+   * @return the partial's bytes
+   */
   public ProductFunction.Lifted lifted(int src) {
     int n = serializedSize(src);
     if (n < 0) {

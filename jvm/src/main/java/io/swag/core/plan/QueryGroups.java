@@ -13,20 +13,44 @@ public final class QueryGroups {
   private final List<WindowGroup> time;
   private final List<CountGroup> count;
 
+  /**
+   * A query's groups.
+   *
+   * @param time the time groups
+   * @param count the count groups
+   */
   public QueryGroups(List<WindowGroup> time, List<CountGroup> count) {
     this.time = List.copyOf(time);
     this.count = List.copyOf(count);
   }
 
-  /** The plan's time groups ({@link WindowGroup#timeGroups}) and count groups for rows in {@code columnOrder}. */
+  /**
+   * The plan's time groups ({@link WindowGroup#timeGroups}) and count groups for rows in
+   * {@code columnOrder}.
+   *
+   * @param plan the plan
+   * @param columnOrder the column of each row position
+   * @param finalOnly emit each window once, after its lateness
+   * @return the groups
+   */
   public static QueryGroups of(Plan plan, List<String> columnOrder, boolean finalOnly) {
     return new QueryGroups(WindowGroup.timeGroups(plan, columnOrder, finalOnly), CountGroup.countGroups(plan, columnOrder));
   }
 
+  /**
+   * The time groups.
+   *
+   * @return the time groups
+   */
   public List<WindowGroup> time() {
     return time;
   }
 
+  /**
+   * The count groups.
+   *
+   * @return the count groups
+   */
   public List<CountGroup> count() {
     return count;
   }
@@ -34,6 +58,11 @@ public final class QueryGroups {
   /**
    * Sets {@code accepted[g]} to whether time group {@code g} uses a record at {@code t} at this
    * watermark; returns the first accepting group, or -1. O(windows).
+   *
+   * @param t the record's time
+   * @param watermark the current watermark
+   * @param accepted receives, per time group, whether it accepts the record
+   * @return the first accepting group, or -1
    */
   public int accept(long t, long watermark, boolean[] accepted) {
     int first = -1;
@@ -46,12 +75,23 @@ public final class QueryGroups {
     return first;
   }
 
-  /** Whether a record no time group accepts ({@code first} from {@link #accept} is -1) is late. */
+  /**
+   * Whether a record no time group accepts ({@code first} from {@link #accept} is -1) is late.
+   *
+   * @param first the first accepting group, from {@link #accept}
+   * @return true if the record is late
+   */
   public boolean late(int first) {
     return first < 0 && count.isEmpty();
   }
 
-  /** The reason text of a late record. */
+  /**
+   * The reason text of a late record.
+   *
+   * @param t the record's time
+   * @param watermark the current watermark
+   * @return the reason
+   */
   public String lateReason(long t, long watermark) {
     return "time " + t + " is beyond the allowed lateness (" + (time.isEmpty() ? 0 : time.get(0).latenessMs())
         + " ms) at watermark " + watermark;
@@ -62,6 +102,10 @@ public final class QueryGroups {
    * {@code skip} (a caller whose insert into that group checks anyway; -1 for none) and every count
    * group. Changes nothing.
    *
+   * @param row the record
+   * @param t the record's time
+   * @param accepted which time groups accept the record
+   * @param skip a time group not to check, or -1
    * @throws IllegalArgumentException naming the function and value a group refuses
    */
   public void check(Object[] row, long t, boolean[] accepted, int skip) {

@@ -26,8 +26,11 @@ import java.util.TreeMap;
  * same spec gives the same text in Python and Java. A builder serves Java users. O(size of the spec).
  */
 public final class QuerySpec {
+  /** The accepted values of {@code order}. */
   public static final List<String> ORDERS = List.of("in_order", "out_of_order", "unknown");
+  /** The accepted values of {@code emit}. */
   public static final List<String> EMITS = List.of("window_end", "per_record");
+  /** The accepted column types of {@code columns}. */
   public static final List<String> TYPES = List.of("double", "long", "string", "boolean", "timestamp");
   /** Output names reserved for the row layout. */
   public static final List<String> RESERVED = List.of("window", "window_start", "window_end");
@@ -60,7 +63,12 @@ public final class QuerySpec {
 
   // ---------------------------------------------------------------- JSON
 
-  /** Parses, fills defaults and validates a spec. */
+  /**
+   * Parses, fills defaults and validates a spec.
+   *
+   * @param json the spec's JSON text
+   * @return the spec
+   */
   public static QuerySpec fromJson(String json) {
     Object v;
     try {
@@ -71,12 +79,20 @@ public final class QuerySpec {
     return fromMap(v);
   }
 
-  /** The canonical JSON text. */
+  /**
+   * The canonical JSON text.
+   *
+   * @return the JSON text
+   */
   public String toJson() {
     return Json.write(toMap());
   }
 
-  /** The spec as ordered maps and lists (the canonical JSON structure). */
+  /**
+   * The spec as ordered maps and lists (the canonical JSON structure).
+   *
+   * @return the spec as maps and lists
+   */
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("version", 1L);
@@ -94,7 +110,12 @@ public final class QuerySpec {
     return m;
   }
 
-  /** Validates a parsed JSON value (maps, lists, strings, numbers) and builds the spec. */
+  /**
+   * Validates a parsed JSON value (maps, lists, strings, numbers) and builds the spec.
+   *
+   * @param root the parsed JSON value
+   * @return the spec
+   */
   @SuppressWarnings("unchecked")
   public static QuerySpec fromMap(Object root) {
     if (!(root instanceof Map)) {
@@ -330,6 +351,11 @@ public final class QuerySpec {
 
   // ---------------------------------------------------------------- builder
 
+  /**
+   * A builder of a spec, for Java users.
+   *
+   * @return a new, empty builder
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -345,45 +371,99 @@ public final class QuerySpec {
     private final Map<String, String> columns = new TreeMap<>();
     private final List<WindowSpec> windows = new ArrayList<>();
 
+    /**
+     * Sets the key columns.
+     *
+     * @param columns the key columns
+     * @return this builder
+     */
     public Builder key(String... columns) {
       key.addAll(List.of(columns));
       return this;
     }
 
+    /**
+     * Sets the event-time column.
+     *
+     * @param column the time column
+     * @return this builder
+     */
     public Builder time(String column) {
       this.time = column;
       return this;
     }
 
+    /**
+     * Sets the allowed lateness.
+     *
+     * @param ms the lateness in ms
+     * @return this builder
+     */
     public Builder latenessMs(long ms) {
       this.latenessMs = ms;
       return this;
     }
 
+    /**
+     * Sets the input order promise, one of {@link #ORDERS}.
+     *
+     * @param order the order
+     * @return this builder
+     */
     public Builder order(String order) {
       this.order = order;
       return this;
     }
 
+    /**
+     * Sets when rows are emitted, one of {@link #EMITS}.
+     *
+     * @param emit the emit mode
+     * @return this builder
+     */
     public Builder emit(String emit) {
       this.emit = emit;
       return this;
     }
 
+    /**
+     * Declares a column's type, one of {@link #TYPES}.
+     *
+     * @param name the column
+     * @param type the type
+     * @return this builder
+     */
     public Builder column(String name, String type) {
       columns.put(name, type);
       return this;
     }
 
+    /**
+     * Adds a window.
+     *
+     * @param window the window
+     * @return this builder
+     */
     public Builder window(WindowSpec window) {
       windows.add(window);
       return this;
     }
 
+    /**
+     * Adds the window a window builder builds.
+     *
+     * @param window the window's builder
+     * @return this builder
+     */
     public Builder window(WindowSpec.Builder window) {
       return window(window.build());
     }
 
+    /**
+     * The spec, with defaults filled and validated.
+     *
+     * @return the spec
+     */
     public QuerySpec build() {
       QuerySpec raw = new QuerySpec(key, time, latenessMs, order, emit, columns, windows);
       return fromMap(raw.toMap());
@@ -392,36 +472,74 @@ public final class QuerySpec {
 
   // ---------------------------------------------------------------- accessors
 
+  /**
+   * The key columns.
+   *
+   * @return the key columns, possibly empty
+   */
   public List<String> key() {
     return key;
   }
 
-  /** The event-time column, or null for processing time. */
+  /**
+   * The event-time column, or null for processing time.
+   *
+   * @return the time column, or null
+   */
   public String time() {
     return time;
   }
 
+  /**
+   * The allowed lateness.
+   *
+   * @return the lateness in ms
+   */
   public long latenessMs() {
     return latenessMs;
   }
 
+  /**
+   * The input order promise, one of {@link #ORDERS}.
+   *
+   * @return the order
+   */
   public String order() {
     return order;
   }
 
+  /**
+   * When rows are emitted, one of {@link #EMITS}.
+   *
+   * @return the emit mode
+   */
   public String emit() {
     return emit;
   }
 
+  /**
+   * Whether a row is emitted per record ({@code emit = per_record}).
+   *
+   * @return true for per-record emission
+   */
   public boolean perRecord() {
     return emit.equals("per_record");
   }
 
-  /** Declared column types, sorted by name. */
+  /**
+   * Declared column types, sorted by name.
+   *
+   * @return the column types, by name
+   */
   public Map<String, String> columns() {
     return columns;
   }
 
+  /**
+   * The windows, in query order.
+   *
+   * @return the windows
+   */
   public List<WindowSpec> windows() {
     return windows;
   }

@@ -21,12 +21,19 @@ package io.swag.core.plan;
  * </ul>
  */
 public enum ResultKind {
+  /** An integer ({@code Long}). */
   LONG,
+  /** A floating-point number ({@code Double}). */
   DOUBLE,
+  /** A time (epoch ms). */
   TIME,
+  /** A list of values. */
   LIST,
+  /** A structure of named fields. */
   STRUCT,
+  /** A string. */
   STRING,
+  /** A boolean. */
   BOOLEAN;
 
   /**
@@ -34,6 +41,9 @@ public enum ResultKind {
    * structure as the object of its named fields ({@link io.swag.core.fn.Structured#toMap}), a list
    * as an array; a NaN or infinite number as null, which JSON lacks. Any other value: its
    * {@code String.valueOf}.
+   *
+   * @param value a {@code STRUCT} or {@code LIST} result
+   * @return the JSON text
    */
   public static String text(Object value) {
     if (!(value instanceof io.swag.core.fn.Structured) && !(value instanceof java.util.List)) {

@@ -25,7 +25,12 @@ public final class RowCodec {
 
   private RowCodec() {}
 
-  /** The bytes of one row. */
+  /**
+   * The bytes of one row.
+   *
+   * @param row the row
+   * @return the row's bytes
+   */
   public static byte[] encode(Object[] row) {
     Writer w = new Writer(16 + 9 * row.length);
     w.add(row);
@@ -44,11 +49,20 @@ public final class RowCodec {
     private byte[] buf;
     private int len;
 
+    /**
+     * An empty writer.
+     *
+     * @param capacity the initial buffer size in bytes
+     */
     public Writer(int capacity) {
       buf = new byte[Math.max(16, capacity)];
     }
 
-    /** Bytes written so far. */
+    /**
+     * Bytes written so far.
+     *
+     * @return the number of bytes written
+     */
     public int size() {
       return len;
     }
@@ -58,7 +72,11 @@ public final class RowCodec {
       len = 0;
     }
 
-    /** Forgets what was written after the first {@code size} bytes (a row added since). */
+    /**
+     * Forgets what was written after the first {@code size} bytes (a row added since).
+     *
+     * @param size the number of bytes to keep
+     */
     public void truncate(int size) {
       if (size < 0 || size > len) {
         throw new IllegalArgumentException("truncate to " + size + " of " + len + " bytes");
@@ -66,13 +84,23 @@ public final class RowCodec {
       len = size;
     }
 
-    /** Copies the bytes written into {@code dst} at {@code at}; returns the offset after them. */
+    /**
+     * Copies the bytes written into {@code dst} at {@code at}; returns the offset after them.
+     *
+     * @param dst the destination array
+     * @param at the offset in {@code dst}
+     * @return the offset after the copied bytes
+     */
     public int copyTo(byte[] dst, int at) {
       System.arraycopy(buf, 0, dst, at, len);
       return at + len;
     }
 
-    /** A copy of the bytes written. */
+    /**
+     * A copy of the bytes written.
+     *
+     * @return the bytes
+     */
     public byte[] toByteArray() {
       return java.util.Arrays.copyOf(buf, len);
     }
@@ -83,7 +111,11 @@ public final class RowCodec {
       }
     }
 
-    /** Appends {@code row}; throws naming the index and type of a value it cannot store. */
+    /**
+     * Appends {@code row}; throws naming the index and type of a value it cannot store.
+     *
+     * @param row the row
+     */
     public void add(Object[] row) {
       ensure(2 + 9 * row.length);
       buf[len++] = (byte) (row.length >>> 8);
@@ -132,7 +164,13 @@ public final class RowCodec {
     }
   }
 
-  /** {@code a} followed by {@code b} ({@code a} may be null). */
+  /**
+   * {@code a} followed by {@code b} ({@code a} may be null).
+   *
+   * @param a the first bytes, or null
+   * @param b the bytes to append
+   * @return the concatenation
+   */
   public static byte[] append(byte[] a, byte[] b) {
     if (a == null || a.length == 0) {
       return b;
@@ -143,7 +181,12 @@ public final class RowCodec {
     return r;
   }
 
-  /** The rows in {@code bytes}, in order. */
+  /**
+   * The rows in {@code bytes}, in order.
+   *
+   * @param bytes the encoded rows
+   * @return the rows
+   */
   public static List<Object[]> decode(byte[] bytes) {
     List<Object[]> rows = new ArrayList<>();
     try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes))) {

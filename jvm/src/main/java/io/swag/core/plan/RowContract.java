@@ -40,6 +40,9 @@ public final class RowContract {
    * ({@link Instant}, {@link Date}, offset, zoned and local date-times) as epoch ms {@code Long};
    * {@code Long}, {@code Double}, {@code String}, {@code Boolean}, null and anything else as they are
    * (a connector maps its own remaining types). O(1), no allocation for the common types.
+   *
+   * @param v a cell value, or null
+   * @return the normalized value
    */
   public static Object normalize(Object v) {
     if (v == null || v instanceof Double || v instanceof Long || v instanceof String || v instanceof Boolean) {
@@ -60,7 +63,13 @@ public final class RowContract {
     return v;
   }
 
-  /** Whether {@code v} is a value {@link #normalize} leaves for the core as it is (not a connector's own type). */
+  /**
+   * Whether {@code v} is a value {@link #normalize} leaves for the core as it is (not a connector's own
+   * type).
+   *
+   * @param v a value
+   * @return true if {@link #normalize} leaves it as it is
+   */
   public static boolean isNormal(Object v) {
     return v == null || v instanceof Double || v instanceof Long || v instanceof String || v instanceof Boolean;
   }
@@ -68,6 +77,10 @@ public final class RowContract {
   /**
    * The text of a late or rejected record that engines return beside its reason:
    * {@code {"k": "a", "t": 1000, "v": NaN}}, strings and timestamps quoted, in column order.
+   *
+   * @param columns the column names
+   * @param value the value of each column, by position
+   * @return the record's text
    */
   public static String describe(List<String> columns, java.util.function.IntFunction<Object> value) {
     StringBuilder b = new StringBuilder("{");
@@ -83,7 +96,12 @@ public final class RowContract {
     return b.append('}').toString();
   }
 
-  /** Epoch ms of a time value, or null if it is null or not a time (see the class comment). */
+  /**
+   * Epoch ms of a time value, or null if it is null or not a time (see the class comment).
+   *
+   * @param v a time value
+   * @return its epoch milliseconds, or null
+   */
   public static Long parseTime(Object v) {
     if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
       return ((Number) v).longValue();
@@ -141,6 +159,11 @@ public final class RowContract {
    * {@code <role> '<column>' is not a column of the input; its columns are [a, b]}, the role being
    * {@code key column}, {@code time column} or {@code column ... of aggregate 'out' (window 'w')}
    * (the first aggregate reading it).
+   *
+   * @param spec the query
+   * @param column the missing column
+   * @param inputColumns the input's columns
+   * @return the error
    */
   public static SwagException missingColumn(QuerySpec spec, String column, List<String> inputColumns) {
     String role = null;
@@ -162,7 +185,11 @@ public final class RowContract {
   }
 
   /** {@link #missingColumn} for the first column of {@link LocalExecutor#usedColumns} that {@code inputColumns}
-   * lacks; nothing if it has them all. */
+   * lacks; nothing if it has them all.
+   *
+   * @param spec the query
+   * @param inputColumns the input's columns
+   */
   public static void requireColumns(QuerySpec spec, List<String> inputColumns) {
     for (String c : LocalExecutor.usedColumns(spec)) {
       if (!inputColumns.contains(c)) {
@@ -171,12 +198,23 @@ public final class RowContract {
     }
   }
 
-  /** The reason of a record whose key column {@code column} is null. */
+  /**
+   * The reason of a record whose key column {@code column} is null.
+   *
+   * @param column the key column
+   * @return the reason
+   */
   public static String nullKey(String column) {
     return "key column '" + column + "' is null";
   }
 
-  /** The reason of a record whose time {@code value} (in column {@code column}) is null or not a time. */
+  /**
+   * The reason of a record whose time {@code value} (in column {@code column}) is null or not a time.
+   *
+   * @param column the time column
+   * @param value the time value
+   * @return the reason
+   */
   public static String badTime(String column, Object value) {
     if (value == null) {
       return "time column '" + column + "' is null";
@@ -185,12 +223,22 @@ public final class RowContract {
         + " (epoch ms, a timestamp or an ISO-8601 string)";
   }
 
-  /** The reason of a record with a NaN in column {@code column}. */
+  /**
+   * The reason of a record with a NaN in column {@code column}.
+   *
+   * @param column the column holding the NaN
+   * @return the reason
+   */
   public static String nan(String column) {
     return "column '" + column + "' is NaN";
   }
 
-  /** Whether {@code v} is a NaN (a {@code Double} or {@code Float}). */
+  /**
+   * Whether {@code v} is a NaN (a {@code Double} or {@code Float}).
+   *
+   * @param v a value
+   * @return true if {@code v} is a NaN
+   */
   public static boolean isNaN(Object v) {
     return (v instanceof Double d && d.isNaN()) || (v instanceof Float f && f.isNaN());
   }
@@ -198,6 +246,10 @@ public final class RowContract {
   /**
    * The positions of the columns the query's aggregates read (each once, in spec order) in a row
    * laid out by {@code indexOf} (column name to position): the columns {@link #check} looks for NaN in.
+   *
+   * @param spec the query
+   * @param indexOf the position of each column name
+   * @return the positions of the value columns
    */
   public static int[] valueIndices(QuerySpec spec, java.util.function.ToIntFunction<String> indexOf) {
     List<Integer> vals = new java.util.ArrayList<>();
@@ -216,6 +268,16 @@ public final class RowContract {
    * key columns at {@code keyIdx} (named {@code keyNames}), its time at {@code timeIdx} (none if
    * negative; the parsed time is stored into {@code times[0]}), the value columns at
    * {@code valueIdx} (named by {@code columnNames} at the same index as in the row).
+   *
+   * @param row the record
+   * @param keyIdx the positions of the key columns
+   * @param keyNames the key columns' names
+   * @param timeIdx the position of the time column, or negative for none
+   * @param timeName the time column's name
+   * @param valueIdx the positions of the value columns
+   * @param columnNames the row's column names, by position
+   * @param times receives the parsed time at index 0
+   * @return the reason, or null if the row is accepted
    */
   public static String check(Object[] row, int[] keyIdx, List<String> keyNames, int timeIdx, String timeName,
       int[] valueIdx, List<String> columnNames, long[] times) {

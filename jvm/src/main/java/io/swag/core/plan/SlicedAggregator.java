@@ -71,7 +71,13 @@ public final class SlicedAggregator implements TimedAggregator {
     }
   }
 
-  /** {@code inner}: an empty aggregator of {@code fn}; {@code width}: the slice width g &gt; 0. */
+  /**
+   * {@code inner}: an empty aggregator of {@code fn}; {@code width}: the slice width g &gt; 0.
+   *
+   * @param inner an empty aggregator of {@code fn}
+   * @param width the slice width g &gt; 0 (ms)
+   * @param fn the product function
+   */
   public SlicedAggregator(TimedAggregator inner, long width, ProductFunction fn) {
     if (width <= 0) {
       throw new IllegalArgumentException("slice width must be > 0, got " + width);
@@ -81,17 +87,30 @@ public final class SlicedAggregator implements TimedAggregator {
     this.check = new InputCheck(fn);
   }
 
-  /** The aggregator that holds one entry per slice. */
+  /**
+   * The aggregator that holds one entry per slice.
+   *
+   * @return the inner aggregator
+   */
   public TimedAggregator inner() {
     return inner;
   }
 
-  /** The slice width g (ms). */
+  /**
+   * The slice width g (ms).
+   *
+   * @return the slice width
+   */
   public long width() {
     return width;
   }
 
-  /** The start of the slice holding time {@code t}. */
+  /**
+   * The start of the slice holding time {@code t}.
+   *
+   * @param t a time
+   * @return the slice's start
+   */
   public long sliceStart(long t) {
     return Math.floorDiv(t, width) * width;
   }

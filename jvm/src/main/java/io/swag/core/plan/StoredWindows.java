@@ -84,6 +84,9 @@ public final class StoredWindows {
   /**
    * An empty key. {@code g}: a group made by {@link WindowGroup#storedGroups}; {@code timeSlot}: the
    * index of the record time (a {@code Long}) in the rows.
+   *
+   * @param g the group
+   * @param timeSlot the index of the record time in the rows
    */
   public StoredWindows(WindowGroup g, int timeSlot) {
     this.timeSlot = timeSlot;
@@ -97,12 +100,20 @@ public final class StoredWindows {
     kw.setEvictionListener(this::onEvict);
   }
 
-  /** Whether this key keeps slices (else rows). */
+  /**
+   * Whether this key keeps slices (else rows).
+   *
+   * @return true if the key keeps slices
+   */
   public boolean storesSlices() {
     return slices;
   }
 
-  /** The windows (to fire, schedule, inspect). */
+  /**
+   * The windows (to fire, schedule, inspect).
+   *
+   * @return the windows
+   */
   public KeyWindows windows() {
     return kw;
   }
@@ -120,6 +131,11 @@ public final class StoredWindows {
    * {@link KeyWindows#insert} of an accepted record ({@code row[timeSlot] == t}) that the state will
    * hold from the next flush on. A value a function refuses throws {@link IllegalArgumentException}
    * before any change.
+   *
+   * @param t the record's time
+   * @param row the record
+   * @param watermark the current watermark
+   * @param out receives the emitted rows
    */
   public void insert(long t, Object[] row, long watermark, KeyWindows.WindowOutput out) {
     if (slices) {
@@ -228,6 +244,9 @@ public final class StoredWindows {
   /**
    * Writes the changes since the last flush to {@code store} (the key's entries) and forgets them
    * here; the engine then writes {@link #writeMeta}.
+   *
+   * @param store the key's entries
+   * @throws Exception if {@code store} fails
    */
   public void flush(EntryStore store) throws Exception {
     if (slices) {
@@ -337,7 +356,12 @@ public final class StoredWindows {
     }
   }
 
-  /** The key's bookkeeping: fired watermark, evicted time, next chunk id ({@value #META_BYTES} bytes). */
+  /**
+   * The key's bookkeeping: fired watermark, evicted time, next chunk id ({@value #META_BYTES} bytes).
+   *
+   * @param out the output
+   * @throws IOException if {@code out} fails
+   */
   public void writeMeta(DataOutput out) throws IOException {
     writeMeta(out, kw.firedWatermark(), evicted, nextChunk);
   }
@@ -349,7 +373,13 @@ public final class StoredWindows {
     out.writeLong(nextChunk);
   }
 
-  /** Writes a key's time groups' bookkeeping: their count, then each one's {@link #writeMeta}. */
+  /**
+   * Writes a key's time groups' bookkeeping: their count, then each one's {@link #writeMeta}.
+   *
+   * @param keyGroups the key's time groups
+   * @param out the output
+   * @throws IOException if {@code out} fails
+   */
   public static void writeMetas(StoredWindows[] keyGroups, DataOutput out) throws IOException {
     out.writeInt(keyGroups.length);
     for (StoredWindows k : keyGroups) {
@@ -357,7 +387,14 @@ public final class StoredWindows {
     }
   }
 
-  /** {@link #writeMetas} of a key of {@code groups} empty time groups (nothing fired, evicted or written). */
+  /**
+   * {@link #writeMetas} of a key of {@code groups} empty time groups (nothing fired, evicted or
+   * written).
+   *
+   * @param groups the number of time groups
+   * @param out the output
+   * @throws IOException if {@code out} fails
+   */
   public static void writeEmptyMetas(int groups, DataOutput out) throws IOException {
     out.writeInt(groups);
     for (int g = 0; g < groups; g++) {
@@ -369,6 +406,14 @@ public final class StoredWindows {
    * Rebuilds a key's time groups from what {@link #writeMetas} wrote and their stores
    * ({@code stores[g]} for {@code groups.get(g)}); a group count other than the plan's is an
    * {@link IllegalStateException} naming {@code who}.
+   *
+   * @param groups the time groups
+   * @param timeSlot the index of the record time in the rows
+   * @param meta what {@link #writeMetas} wrote
+   * @param stores the groups' entries
+   * @param who what the message names (the engine's operator)
+   * @return the key's time groups
+   * @throws Exception if a store fails or the state does not fit the plan
    */
   public static StoredWindows[] loadAll(List<WindowGroup> groups, int timeSlot, DataInput meta, EntryStore[] stores,
       String who) throws Exception {
@@ -388,6 +433,13 @@ public final class StoredWindows {
    * Rebuilds a key from its store and the meta {@link #writeMeta} wrote after the last flush, with
    * one bulk insert: slices above the evicted time, or the rows above it, chunks in id order (equal
    * times keep their arrival order).
+   *
+   * @param g the group
+   * @param timeSlot the index of the record time in the rows
+   * @param meta what {@link #writeMeta} wrote
+   * @param store the key's entries
+   * @return the key
+   * @throws Exception if {@code store} fails
    */
   public static StoredWindows load(WindowGroup g, int timeSlot, DataInput meta, EntryStore store) throws Exception {
     StoredWindows w = new StoredWindows(g, timeSlot);

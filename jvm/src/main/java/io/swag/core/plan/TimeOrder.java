@@ -13,7 +13,13 @@ public final class TimeOrder {
 
   private TimeOrder() {}
 
-  /** The stable permutation sorting {@code ts[0..n)}. */
+  /**
+   * The stable permutation sorting {@code ts[0..n)}.
+   *
+   * @param ts the times
+   * @param n the number of times
+   * @return the permutation
+   */
   public static int[] of(long[] ts, int n) {
     int[] a = new int[n];
     boolean sorted = true;

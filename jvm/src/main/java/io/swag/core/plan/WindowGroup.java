@@ -50,6 +50,8 @@ public final class WindowGroup {
   private boolean storedSlices;
 
   /**
+   * @param spec the query
+   * @param plan the group's plan, of kind {@code time}
    * @param columnIndex the row index of each column name ({@code Object[]} rows)
    * @param finalOnly emit each window once, after its lateness (see the class comment)
    */
@@ -94,7 +96,14 @@ public final class WindowGroup {
     newAggregator(); // fail early on a bad algorithm name
   }
 
-  /** The time groups of a plan for rows laid out in {@code columnOrder}. */
+  /**
+   * The time groups of a plan for rows laid out in {@code columnOrder}.
+   *
+   * @param plan the plan
+   * @param columnOrder the column of each row position
+   * @param finalOnly emit each window once, after its lateness
+   * @return the time groups, in plan order
+   */
   public static List<WindowGroup> timeGroups(Plan plan, List<String> columnOrder, boolean finalOnly) {
     Map<String, Integer> index = new HashMap<>();
     for (int i = 0; i < columnOrder.size(); i++) {
@@ -121,6 +130,11 @@ public final class WindowGroup {
    * combines them into one entry per slice; an in-order plan's FIFO keeps one entry per record
    * (equal times) until its key switches to the tree. The executed plan shows the stored slices
    * ({@link ExecutedPlan}).
+   *
+   * @param plan the plan
+   * @param columnOrder the column of each row position
+   * @param finalOnly emit each window once, after its lateness
+   * @return the time groups, in plan order
    */
   public static List<WindowGroup> storedGroups(Plan plan, List<String> columnOrder, boolean finalOnly) {
     List<WindowGroup> r = new ArrayList<>();
@@ -141,7 +155,12 @@ public final class WindowGroup {
     return r;
   }
 
-  /** Built by {@link #storedGroups} to pre-aggregate: its keys combine records into slices ({@link StoredWindows}). */
+  /**
+   * Built by {@link #storedGroups} to pre-aggregate: its keys combine records into slices
+   * ({@link StoredWindows}).
+   *
+   * @return true if the group stores slices
+   */
   public boolean storesSlices() {
     return storedSlices;
   }
@@ -153,6 +172,8 @@ public final class WindowGroup {
    * exactly the windows each of its records does, and a {@linkplain ProductFunction#isMergeable
    * mergeable} product). Read by Spark's pre-aggregation before the shuffle and its state, and by the
    * Flink operator's and {@code swag_window}'s state.
+   *
+   * @return true if the group pre-aggregates
    */
   public boolean preaggregates() {
     return plan.storedSlices();
@@ -187,12 +208,20 @@ public final class WindowGroup {
    * The read-back of what this group executes, from a fresh aggregator made by
    * {@link #newAggregator()}, the factory of every key's {@link KeyWindows} (not from the
    * {@link GroupPlan}); see {@link ExecutedPlan}. O(windows); engines call it once per operator.
+   *
+   * @return the group's read-back
    */
   public ExecutedPlan.Group executed() {
     return ExecutedPlan.Group.ofTime(this, newAggregator());
   }
 
-  /** Per-key state; {@code retainRows}: also keep the input rows, for checkpoints (see {@link KeyWindows}). */
+  /**
+   * Per-key state; {@code retainRows}: also keep the input rows, for checkpoints (see
+   * {@link KeyWindows}).
+   *
+   * @param retainRows whether to keep the input rows
+   * @return a new key's state
+   */
   public KeyWindows newKey(boolean retainRows) {
     return new KeyWindows(this, retainRows, !perRecord);
   }
@@ -202,44 +231,94 @@ public final class WindowGroup {
    * aggregator (needed for {@link KeyWindows#setEvictionListener} and {@link KeyWindows#records});
    * without it the next non-empty window is found with {@link TimedAggregator#ceilingTime}, which
    * saves a sorted-map update per record (the engine-free executor does so).
+   *
+   * @param retainRows whether to keep the input rows
+   * @param recordTimes whether to keep the distinct record times
+   * @return a new key's state
    */
   public KeyWindows newKey(boolean retainRows, boolean recordTimes) {
     return new KeyWindows(this, retainRows, recordTimes);
   }
 
+  /**
+   * The query.
+   *
+   * @return the query spec
+   */
   public QuerySpec spec() {
     return spec;
   }
 
+  /**
+   * The group's plan.
+   *
+   * @return the plan
+   */
   public GroupPlan plan() {
     return plan;
   }
 
+  /**
+   * The number of windows of the group.
+   *
+   * @return the window count
+   */
   public int windowCount() {
     return windows.length;
   }
 
+  /**
+   * The group's window {@code i}.
+   *
+   * @param i the window's index in the group
+   * @return the window
+   */
   public WindowSpec window(int i) {
     return windows[i];
   }
 
-  /** The query's index of the group's window {@code i}. */
+  /**
+   * The query's index of the group's window {@code i}.
+   *
+   * @param i the window's index in the group
+   * @return the window's index in the query
+   */
   public int queryWindowIndex(int i) {
     return plan.windows().get(i);
   }
 
+  /**
+   * Whether the group emits a row per record ({@code emit: per_record}).
+   *
+   * @return true for per-record emission
+   */
   public boolean perRecord() {
     return perRecord;
   }
 
+  /**
+   * Whether each window is emitted once, after its lateness.
+   *
+   * @return true for final-only emission
+   */
   public boolean finalOnly() {
     return finalOnly;
   }
 
+  /**
+   * The allowed lateness.
+   *
+   * @return the lateness in ms
+   */
   public long latenessMs() {
     return lateness;
   }
 
+  /**
+   * The product of the group's aggregate functions.
+   *
+   * @return the product function
+   */
   public ProductFunction function() {
     return fn;
   }
@@ -252,6 +331,10 @@ public final class WindowGroup {
   /**
    * Whether a record at {@code t} is still used by some window at this watermark
    * ({@code Long.MIN_VALUE}: none yet, everything is accepted). O(windows).
+   *
+   * @param t the record's time
+   * @param watermark the current watermark
+   * @return true if some window uses the record
    */
   public boolean accepts(long t, long watermark) {
     if (watermark == Long.MIN_VALUE) {
@@ -268,7 +351,12 @@ public final class WindowGroup {
     return false;
   }
 
-  /** Entries with time {@code <= evictBound(watermark)} are needed by no window at this watermark. */
+  /**
+   * Entries with time {@code <= evictBound(watermark)} are needed by no window at this watermark.
+   *
+   * @param watermark the current watermark
+   * @return the largest time that no window needs
+   */
   public long evictBound(long watermark) {
     if (watermark == Long.MIN_VALUE) {
       return Long.MIN_VALUE;
@@ -289,6 +377,9 @@ public final class WindowGroup {
   /**
    * The smallest watermark at which an entry at {@code t} is evictable: every window containing it is
    * past its lateness ({@code per_record}: {@code t + lateness + maxSize - 1}).
+   *
+   * @param t an entry's time
+   * @return the watermark at which the entry is evictable
    */
   public long expiry(long t) {
     if (perRecord) {
@@ -301,17 +392,33 @@ public final class WindowGroup {
     return e;
   }
 
-  /** Checks a row's aggregate inputs without changing state; throws naming the function and value. */
+  /**
+   * Checks a row's aggregate inputs without changing state; throws naming the function and value.
+   *
+   * @param row the record
+   * @param t the record's time
+   */
   public void check(Object[] row, long t) {
     check.check(row, t);
   }
 
-  /** The output column names of window {@code i}'s aggregates. */
+  /**
+   * The output column names of window {@code i}'s aggregates.
+   *
+   * @param i the window's index in the group
+   * @return the output column names
+   */
   public String[] outputColumns(int i) {
     return outputs[i].clone();
   }
 
-  /** Window {@code i}'s aggregate values, in its output column order, from the product's results. */
+  /**
+   * Window {@code i}'s aggregate values, in its output column order, from the product's results.
+   *
+   * @param i the window's index in the group
+   * @param results the product's results
+   * @return the window's output values
+   */
   public Object[] outputValues(int i, List<Object> results) {
     int[] m = members[i];
     Object[] r = new Object[m.length];

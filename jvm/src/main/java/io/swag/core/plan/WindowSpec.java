@@ -22,7 +22,16 @@ public final class WindowSpec {
   private final long offset;
   private final List<AggregateSpec> aggregates;
 
-  /** {@code name} null = the default name ({@link #defaultName}). */
+  /**
+   * {@code name} null = the default name ({@link #defaultName}).
+   *
+   * @param name the window's name, or null
+   * @param kind time or count
+   * @param size the size, in ms or records
+   * @param slide the slide, in ms or records
+   * @param offset the offset of the window starts, in ms
+   * @param aggregates the aggregates
+   */
   public WindowSpec(String name, GroupKind kind, long size, long slide, long offset, List<AggregateSpec> aggregates) {
     this.kind = kind;
     this.size = size;
@@ -32,17 +41,34 @@ public final class WindowSpec {
     this.aggregates = List.copyOf(aggregates);
   }
 
-  /** A builder of a time window of {@code sizeMs} sliding by {@code slideMs}. */
+  /**
+   * A builder of a time window of {@code sizeMs} sliding by {@code slideMs}.
+   *
+   * @param sizeMs the size in ms
+   * @param slideMs the slide in ms
+   * @return the builder
+   */
   public static Builder time(long sizeMs, long slideMs) {
     return new Builder(GroupKind.TIME, sizeMs, slideMs);
   }
 
-  /** A builder of a tumbling time window. */
+  /**
+   * A builder of a tumbling time window.
+   *
+   * @param sizeMs the size in ms
+   * @return the builder
+   */
   public static Builder tumbling(long sizeMs) {
     return new Builder(GroupKind.TIME, sizeMs, sizeMs);
   }
 
-  /** A builder of a count window: the last {@code size} records, emitted every {@code slide}. */
+  /**
+   * A builder of a count window: the last {@code size} records, emitted every {@code slide}.
+   *
+   * @param size the size in records
+   * @param slide the slide in records
+   * @return the builder
+   */
   public static Builder count(long size, long slide) {
     return new Builder(GroupKind.COUNT, size, slide);
   }
@@ -62,32 +88,74 @@ public final class WindowSpec {
       this.slide = slide;
     }
 
+    /**
+     * Sets the offset of the window starts.
+     *
+     * @param offsetMs the offset in ms
+     * @return this builder
+     */
     public Builder offset(long offsetMs) {
       this.offset = offsetMs;
       return this;
     }
 
+    /**
+     * Sets the window's name.
+     *
+     * @param name the name, or null for the default
+     * @return this builder
+     */
     public Builder name(String name) {
       this.name = name;
       return this;
     }
 
+    /**
+     * Adds the aggregate {@code output = function(column)}.
+     *
+     * @param output the output column
+     * @param function the function name
+     * @param column the input column, or null for {@code count}
+     * @return this builder
+     */
     public Builder aggregate(String output, String function, String column) {
       aggregates.add(AggregateSpec.of(output, function, column));
       return this;
     }
 
+    /**
+     * Adds the aggregate {@code output = function(column)} with options.
+     *
+     * @param output the output column
+     * @param function the function name
+     * @param column the input column, or null for {@code count}
+     * @param options the function options
+     * @return this builder
+     */
     public Builder aggregate(String output, String function, String column, Map<String, ?> options) {
       aggregates.add(new AggregateSpec(output, function, column, options));
       return this;
     }
 
+    /**
+     * The window.
+     *
+     * @return the window
+     */
     public WindowSpec build() {
       return new WindowSpec(name, kind, size, slide, offset, aggregates);
     }
   }
 
-  /** {@code "<size>/<slide>"}: time windows with the largest exact unit (d, h, min, s, ms), e.g. {@code 1h/1min}. */
+  /**
+   * {@code "<size>/<slide>"}: time windows with the largest exact unit (d, h, min, s, ms), e.g.
+   * {@code 1h/1min}.
+   *
+   * @param kind time or count
+   * @param size the size
+   * @param slide the slide
+   * @return the name
+   */
   public static String defaultName(GroupKind kind, long size, long slide) {
     if (kind == GroupKind.COUNT) {
       return size + "/" + slide;
@@ -95,7 +163,12 @@ public final class WindowSpec {
     return duration(size) + "/" + duration(slide);
   }
 
-  /** A duration in ms with the largest unit that divides it exactly: {@code 90min}, {@code 1500ms}. */
+  /**
+   * A duration in ms with the largest unit that divides it exactly: {@code 90min}, {@code 1500ms}.
+   *
+   * @param ms a duration in ms
+   * @return the duration's text
+   */
   public static String duration(long ms) {
     long[] units = {86_400_000L, 3_600_000L, 60_000L, 1_000L};
     String[] names = {"d", "h", "min", "s"};
@@ -107,48 +180,98 @@ public final class WindowSpec {
     return ms + "ms";
   }
 
+  /**
+   * The window's name.
+   *
+   * @return the name
+   */
   public String name() {
     return name;
   }
 
-  /** {@link GroupKind#TIME} or {@link GroupKind#COUNT}. */
+  /**
+   * {@link GroupKind#TIME} or {@link GroupKind#COUNT}.
+   *
+   * @return the kind
+   */
   public GroupKind kind() {
     return kind;
   }
 
+  /**
+   * Whether this is a time window.
+   *
+   * @return true for a time window
+   */
   public boolean isTime() {
     return kind == GroupKind.TIME;
   }
 
+  /**
+   * The size, in ms or records.
+   *
+   * @return the size
+   */
   public long size() {
     return size;
   }
 
+  /**
+   * The slide, in ms or records.
+   *
+   * @return the slide
+   */
   public long slide() {
     return slide;
   }
 
+  /**
+   * The offset of the window starts, in ms.
+   *
+   * @return the offset
+   */
   public long offset() {
     return offset;
   }
 
+  /**
+   * The aggregates, in query order.
+   *
+   * @return the aggregates
+   */
   public List<AggregateSpec> aggregates() {
     return aggregates;
   }
 
   // ---- window arithmetic (time windows) ----
 
-  /** The start of the latest window containing {@code t}: the largest {@code k*slide+offset <= t}. */
+  /**
+   * The start of the latest window containing {@code t}: the largest {@code k*slide+offset <= t}.
+   *
+   * @param t a time
+   * @return the window start
+   */
   public long lastStart(long t) {
     return t - Math.floorMod(t - offset, slide);
   }
 
-  /** The start of the earliest window containing {@code t}: the smallest aligned start {@code > t - size}. */
+  /**
+   * The start of the earliest window containing {@code t}: the smallest aligned start
+   * {@code > t - size}.
+   *
+   * @param t a time
+   * @return the window start
+   */
   public long firstStart(long t) {
     return lastStart(t - size) + slide;
   }
 
-  /** The smallest aligned window start {@code >= x}. */
+  /**
+   * The smallest aligned window start {@code >= x}.
+   *
+   * @param x a time
+   * @return the window start
+   */
   public long alignUp(long x) {
     return x + Math.floorMod(offset - x, slide);
   }

@@ -119,6 +119,13 @@ public final class BigStateBench {
     }
   }
 
+  /**
+   * Runs the benchmark and writes its CSV.
+   *
+   * @param args the CSV path, the state backend, then keys, slices, slides, records per slice, sketch
+   *     width and cached keys
+   * @throws Exception if the job fails
+   */
   public static void main(String[] args) throws Exception {
     String out = args.length > 0 ? args[0] : "target/bench-flink-big-state.csv";
     String backend = args.length > 1 ? args[1] : "rocksdb";

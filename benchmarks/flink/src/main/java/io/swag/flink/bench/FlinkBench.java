@@ -311,6 +311,13 @@ public final class FlinkBench {
     return run(env, rows.size(), "builtin citibike");
   }
 
+  /**
+   * Runs the benchmark and writes its CSV.
+   *
+   * @param args the mode ({@code full}, {@code quick}, {@code smoke}, ...), the CSV path, then the
+   *     mode's own arguments
+   * @throws Exception if a job fails
+   */
   public static void main(String[] args) throws Exception {
     String mode = args.length > 0 ? args[0] : "full";
     boolean smoke = mode.equals("smoke");

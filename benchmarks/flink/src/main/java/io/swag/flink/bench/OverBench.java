@@ -132,6 +132,12 @@ public final class OverBench {
     return measure * 1e9 / (Meter.t1 - Meter.t0);
   }
 
+  /**
+   * Runs the benchmark and writes its CSV.
+   *
+   * @param args the mode ({@code full} or {@code smoke}) and the CSV path
+   * @throws Exception if a job fails
+   */
   public static void main(String[] args) throws Exception {
     String mode = args.length > 0 ? args[0] : "full";
     if (!mode.equals("full") && !mode.equals("smoke")) {

@@ -323,6 +323,13 @@ public final class StateBench {
     return s.get(s.size() / 2);
   }
 
+  /**
+   * Runs the benchmark and writes its CSV.
+   *
+   * @param args the CSV path, the largest window in s, the largest for the built-in window, then flags
+   *     ({@code nocache}, {@code sql}, ...)
+   * @throws Exception if a job fails
+   */
   public static void main(String[] args) throws Exception {
     String out = args.length > 0 ? args[0] : "target/bench-flink-state.csv";
     long maxWindowS = args.length > 1 ? Long.parseLong(args[1]) : 1000;

@@ -40,6 +40,7 @@ public abstract class OverAccumulator {
 
   /** Frame of DOUBLE values. */
   public static final class OfDouble extends OverAccumulator {
+    /** The frame's values by sequence number, in state. */
     public MapView<Long, Double> values = new MapView<>();
 
     @Override
@@ -63,6 +64,7 @@ public abstract class OverAccumulator {
    * back as longs, so that the sketch hashes what the user gave.
    */
   public static final class OfKey extends OverAccumulator {
+    /** The frame's keys by sequence number, in state. */
     public MapView<Long, String> values = new MapView<>();
     /** Whether the values are BIGINTs (else strings). */
     public boolean longs;

@@ -28,7 +28,11 @@ import org.apache.flink.table.api.internal.TableEnvironmentImpl;
 public final class PlannerThreads {
   private PlannerThreads() {}
 
-  /** Sets the planner's metadata provider on the calling thread if it has none; idempotent. */
+  /**
+   * Sets the planner's metadata provider on the calling thread if it has none; idempotent.
+   *
+   * @param tEnv the table environment
+   */
   public static void ensureMetadataProvider(TableEnvironment tEnv) {
     if (!(tEnv instanceof TableEnvironmentImpl)) {
       return; // not the planner-backed implementation: nothing to repair
@@ -56,7 +60,13 @@ public final class PlannerThreads {
     }
   }
 
-  /** {@link TableEnvironment#executeSql} on the calling thread, whatever thread created {@code tEnv}. */
+  /**
+   * {@link TableEnvironment#executeSql} on the calling thread, whatever thread created {@code tEnv}.
+   *
+   * @param tEnv the table environment
+   * @param statement the SQL statement
+   * @return the statement's result
+   */
   public static TableResult executeSql(TableEnvironment tEnv, String statement) {
     ensureMetadataProvider(tEnv);
     return tEnv.executeSql(statement);
@@ -65,6 +75,10 @@ public final class PlannerThreads {
   /**
    * {@link org.apache.flink.table.api.bridge.java.StreamTableEnvironment#toDataStream(Table)} on the
    * calling thread, whatever thread created {@code tEnv} (the conversion runs the planner too).
+   *
+   * @param tEnv the table environment of {@code table}
+   * @param table the table
+   * @return the table as a stream of rows
    */
   public static org.apache.flink.streaming.api.datastream.DataStream<org.apache.flink.types.Row> toDataStream(
       org.apache.flink.table.api.bridge.java.StreamTableEnvironment tEnv, Table table) {
@@ -72,13 +86,26 @@ public final class PlannerThreads {
     return tEnv.toDataStream(table);
   }
 
-  /** {@link Table#execute} on the calling thread, whatever thread created {@code tEnv}. */
+  /**
+   * {@link Table#execute} on the calling thread, whatever thread created {@code tEnv}.
+   *
+   * @param tEnv the table environment of {@code table}
+   * @param table the table
+   * @return the table's result
+   */
   public static TableResult execute(TableEnvironment tEnv, Table table) {
     ensureMetadataProvider(tEnv);
     return table.execute();
   }
 
-  /** {@link org.apache.flink.table.api.StatementSet#execute} on the calling thread, whatever thread created {@code tEnv}. */
+  /**
+   * {@link org.apache.flink.table.api.StatementSet#execute} on the calling thread, whatever thread
+   * created {@code tEnv}.
+   *
+   * @param tEnv the table environment of {@code set}
+   * @param set the statement set
+   * @return the set's result
+   */
   public static TableResult execute(TableEnvironment tEnv, org.apache.flink.table.api.StatementSet set) {
     ensureMetadataProvider(tEnv);
     return set.execute();
@@ -89,6 +116,9 @@ public final class PlannerThreads {
    * JAR}, skipping those it has), on the calling thread. Setting {@code pipeline.jars} on the table
    * config after the environment exists does neither reliably: the planner loads functions through
    * the class loader the environment created at start-up.
+   *
+   * @param tEnv the table environment
+   * @param paths the jars' paths
    */
   @SuppressWarnings("try") // CloseableIterator.close() is declared to throw InterruptedException
   public static void addJars(TableEnvironment tEnv, String[] paths) {

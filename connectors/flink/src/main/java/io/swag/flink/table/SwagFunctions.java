@@ -14,7 +14,11 @@ import org.apache.flink.table.functions.UserDefinedFunction;
 public final class SwagFunctions {
   private SwagFunctions() {}
 
-  /** The functions by SQL name. */
+  /**
+   * The functions by SQL name.
+   *
+   * @return the functions
+   */
   public static Map<String, UserDefinedFunction> all() {
     Map<String, UserDefinedFunction> m = new LinkedHashMap<>();
     m.put("swag_max", new SwagOverFunction.Max());
@@ -29,7 +33,12 @@ public final class SwagFunctions {
     return m;
   }
 
-  /** Registers every function as a temporary system function; returns their names. */
+  /**
+   * Registers every function as a temporary system function; returns their names.
+   *
+   * @param tEnv the table environment
+   * @return the registered names
+   */
   public static String[] register(TableEnvironment tEnv) {
     Map<String, UserDefinedFunction> m = all();
     for (Map.Entry<String, UserDefinedFunction> e : m.entrySet()) {

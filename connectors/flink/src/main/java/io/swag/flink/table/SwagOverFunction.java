@@ -33,6 +33,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   private static final long serialVersionUID = 1L;
   /** The job parameter bounding the keys whose OVER frames stay on the heap, per function and task. */
   public static final String CACHE_PARAM = "swag.over.cache-max-keys";
+  /** The default of {@value #CACHE_PARAM}. */
   public static final int DEFAULT_CACHE_KEYS = 10_000;
   /** The job parameter choosing what a refused value does: {@code reject} (default: ignored, counted) or {@code fail}. */
   public static final String ON_ERROR_PARAM = "swag.on-error";
@@ -45,6 +46,11 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   private transient boolean failOnError;
   private transient org.apache.flink.metrics.Counter rejected;
 
+  /**
+   * A function computing swag's {@code function} over the frame.
+   *
+   * @param function the swag function's name
+   */
   protected SwagOverFunction(String function) {
     this.function = function;
   }
@@ -220,7 +226,11 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
     return frame(acc).fifo.query();
   }
 
-  /** Resets the accumulator (used by some operators instead of creating a new one). */
+  /**
+   * Resets the accumulator (used by some operators instead of creating a new one).
+   *
+   * @param acc the accumulator
+   */
   public void resetAccumulator(A acc) {
     acc.view().clear();
     acc.head = 0;
@@ -234,6 +244,11 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   public static class OfDouble extends SwagOverFunction<Double, OverAccumulator.OfDouble> {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A function computing swag's {@code function} over a frame of DOUBLE values.
+     *
+     * @param function the swag function's name
+     */
     public OfDouble(String function) {
       super(function);
     }
@@ -243,10 +258,22 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
       return new OverAccumulator.OfDouble();
     }
 
+    /**
+     * Adds a value to the frame; null is ignored.
+     *
+     * @param acc the accumulator
+     * @param v the value
+     */
     public void accumulate(OverAccumulator.OfDouble acc, Double v) {
       add(acc, v);
     }
 
+    /**
+     * Retracts a value that leaves the frame; null is ignored.
+     *
+     * @param acc the accumulator
+     * @param v the value
+     */
     public void retract(OverAccumulator.OfDouble acc, Double v) {
       remove(acc, v);
     }
@@ -262,6 +289,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   public static final class Max extends OfDouble {
     private static final long serialVersionUID = 1L;
 
+    /** The {@code swag_max} function. */
     public Max() {
       super("max");
     }
@@ -271,6 +299,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   public static final class Min extends OfDouble {
     private static final long serialVersionUID = 1L;
 
+    /** The {@code swag_min} function. */
     public Min() {
       super("min");
     }
@@ -280,6 +309,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   public static final class First extends OfDouble {
     private static final long serialVersionUID = 1L;
 
+    /** The {@code swag_first} function. */
     public First() {
       super("first");
     }
@@ -289,6 +319,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   public static final class Last extends OfDouble {
     private static final long serialVersionUID = 1L;
 
+    /** The {@code swag_last} function. */
     public Last() {
       super("last");
     }
@@ -298,6 +329,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   public static final class Stddev extends OfDouble {
     private static final long serialVersionUID = 1L;
 
+    /** The {@code swag_stddev} function. */
     public Stddev() {
       super("stddev");
     }
@@ -307,6 +339,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   public static final class Median extends OfDouble {
     private static final long serialVersionUID = 1L;
 
+    /** The {@code swag_median} function. */
     public Median() {
       super("median");
     }
@@ -316,6 +349,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   public static final class Quantile extends SwagOverFunction<Double, OverAccumulator.OfDouble> {
     private static final long serialVersionUID = 1L;
 
+    /** The {@code swag_quantile} function. */
     public Quantile() {
       super("quantile");
     }
@@ -325,6 +359,13 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
       return new OverAccumulator.OfDouble();
     }
 
+    /**
+     * Adds a value to the frame; null is ignored.
+     *
+     * @param acc the accumulator
+     * @param v the value
+     * @param rank the quantile's rank, in [0, 1]
+     */
     public void accumulate(OverAccumulator.OfDouble acc, Double v, Double rank) {
       if (rank == null || !(rank >= 0 && rank <= 1)) {
         throw new SwagException(Kind.INVALID_OPTION, "swag_quantile: rank must be in [0, 1], got " + rank);
@@ -335,6 +376,13 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
       add(acc, v);
     }
 
+    /**
+     * Retracts a value that leaves the frame; null is ignored.
+     *
+     * @param acc the accumulator
+     * @param v the value
+     * @param rank the quantile's rank
+     */
     public void retract(OverAccumulator.OfDouble acc, Double v, Double rank) {
       remove(acc, v);
     }
@@ -350,6 +398,7 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
   public static final class DistinctCount extends SwagOverFunction<Long, OverAccumulator.OfKey> {
     private static final long serialVersionUID = 1L;
 
+    /** The {@code swag_distinct_count} function. */
     public DistinctCount() {
       super("hll");
     }
@@ -359,10 +408,22 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
       return new OverAccumulator.OfKey();
     }
 
+    /**
+     * Adds a string to the frame; null is ignored.
+     *
+     * @param acc the accumulator
+     * @param v the value
+     */
     public void accumulate(OverAccumulator.OfKey acc, String v) {
       add(acc, v);
     }
 
+    /**
+     * Adds a BIGINT to the frame; null is ignored.
+     *
+     * @param acc the accumulator
+     * @param v the value
+     */
     public void accumulate(OverAccumulator.OfKey acc, Long v) {
       if (v != null && acc.head == acc.tail) {
         acc.longs = true;
@@ -370,10 +431,22 @@ public abstract class SwagOverFunction<T, A extends OverAccumulator> extends Agg
       add(acc, v);
     }
 
+    /**
+     * Retracts a value that leaves the frame; null is ignored.
+     *
+     * @param acc the accumulator
+     * @param v the value
+     */
     public void retract(OverAccumulator.OfKey acc, String v) {
       remove(acc, v);
     }
 
+    /**
+     * Retracts a value that leaves the frame; null is ignored.
+     *
+     * @param acc the accumulator
+     * @param v the value
+     */
     public void retract(OverAccumulator.OfKey acc, Long v) {
       remove(acc, v);
     }

@@ -96,6 +96,7 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
   public static final String PLAN_METRIC = "swagPlan";
   /** The job parameter bounding the partitions whose aggregators stay on the heap, per task. */
   public static final String CACHE_PARAM = "swag.window.cache-max-keys";
+  /** The default of {@value #CACHE_PARAM}. */
   public static final int DEFAULT_CACHE_KEYS = 10_000;
   private static final Logger LOG = LoggerFactory.getLogger(SwagWindowFunction.class);
   private static final int META_VERSION = 1;
@@ -460,6 +461,17 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     return RowContract.describe(c.columns, i -> named ? input.getField(c.columns.get(i)) : input.getField(i));
   }
 
+  /**
+   * Processes one input row of a partition: inserts it into the windows, emits the rows it causes, or a
+   * late or rejected row, and sets the partition's timer.
+   *
+   * @param ctx the function's context
+   * @param meta the partition's small state
+   * @param state the partition's entries
+   * @param input the input row
+   * @param query the query spec as JSON, a constant
+   * @throws Exception if the state backend fails
+   */
   public void eval(Context ctx, @StateHint(ttl = NO_TTL) Meta meta,
       @StateHint(ttl = NO_TTL) MapView<Long, byte[]> state,
       @ArgumentHint(value = {ArgumentTrait.SET_SEMANTIC_TABLE, ArgumentTrait.REQUIRE_ON_TIME}, name = "input") Row input,
@@ -563,6 +575,14 @@ public class SwagWindowFunction extends ProcessTableFunction<Row> {
     return true;
   }
 
+  /**
+   * Fires the partition's windows due at the timer's watermark and sets its next timer.
+   *
+   * @param ctx the timer's context
+   * @param meta the partition's small state
+   * @param state the partition's entries
+   * @throws Exception if the state backend fails
+   */
   public void onTimer(OnTimerContext ctx, Meta meta, MapView<Long, byte[]> state) throws Exception {
     if (meta.token == 0) {
       return; // a timer of a partition whose state was cleared

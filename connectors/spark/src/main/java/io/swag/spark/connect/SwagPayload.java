@@ -19,7 +19,9 @@ import java.nio.charset.StandardCharsets;
  * {@link IllegalArgumentException} naming the message and the offset.
  */
 public final class SwagPayload {
+  /** The type URL of a {@code swag.Aggregate}. */
   public static final String AGGREGATE_TYPE = "type.googleapis.com/swag.Aggregate";
+  /** The type URL of a {@code swag.ExecutedPlan}. */
   public static final String EXECUTED_PLAN_TYPE = "type.googleapis.com/swag.ExecutedPlan";
 
   private SwagPayload() {}
@@ -30,11 +32,24 @@ public final class SwagPayload {
   /** A {@code swag.Aggregate}: the child relation's bytes, the query and the options JSON. */
   public record Aggregate(byte[] input, String queryJson, String optionsJson) {}
 
+  /**
+   * Reads a {@code google.protobuf.Any}.
+   *
+   * @param bytes the message in wire format
+   * @return the message
+   */
   public static AnyMessage parseAny(byte[] bytes) {
     Fields f = Fields.parse("google.protobuf.Any", bytes, 2);
     return new AnyMessage(f.string(1), f.bytes[2] == null ? new byte[0] : f.bytes[2]);
   }
 
+  /**
+   * Reads a {@code swag.Aggregate}; absent options read as {@code "{}"}.
+   *
+   * @param bytes the message in wire format
+   * @return the message
+   * @throws IllegalArgumentException if the input or the query is missing, or the message is malformed
+   */
   public static Aggregate parseAggregate(byte[] bytes) {
     Fields f = Fields.parse("swag.Aggregate", bytes, 3);
     if (f.bytes[1] == null) {
@@ -47,7 +62,12 @@ public final class SwagPayload {
     return new Aggregate(f.bytes[1], f.string(2), options == null ? "{}" : options);
   }
 
-  /** The metrics name of a {@code swag.ExecutedPlan} ({@code "swag"} if absent). */
+  /**
+   * The metrics name of a {@code swag.ExecutedPlan} ({@code "swag"} if absent).
+   *
+   * @param bytes the message in wire format
+   * @return the metrics name
+   */
   public static String parseExecutedPlan(byte[] bytes) {
     String name = Fields.parse("swag.ExecutedPlan", bytes, 1).string(1);
     return name == null ? "swag" : name;

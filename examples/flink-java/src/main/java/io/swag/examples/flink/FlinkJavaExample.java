@@ -56,12 +56,23 @@ public final class FlinkJavaExample {
 
   /** One trip: start station id, start time (epoch ms, null if unknown), duration in seconds. */
   public static class Trip {
+    /** Start station id. */
     public Long station;
+    /** Start time (epoch ms), null if unknown. */
     public Long start;
+    /** Duration in seconds. */
     public double duration;
 
+    /** An empty trip, for Flink's POJO serializer. */
     public Trip() {}
 
+    /**
+     * A trip.
+     *
+     * @param station the start station id
+     * @param start the start time (epoch ms), or null
+     * @param duration the duration in seconds
+     */
     public Trip(Long station, Long start, double duration) {
       this.station = station;
       this.start = start;
@@ -71,13 +82,21 @@ public final class FlinkJavaExample {
 
   /** One output window of one station. */
   public static class StationWindow {
+    /** Start station id. */
     public Long station;
+    /** The window's name. */
     public String window;
+    /** The window's start (epoch ms). */
     public long windowStart;
+    /** The window's end (epoch ms). */
     public long windowEnd;
+    /** The longest trip's duration in seconds. */
     public Double longest;
+    /** The mean trip duration in seconds. */
     public Double mean;
+    /** The first trip's duration in seconds, in event-time order. */
     public Double first;
+    /** The number of trips. */
     public Long trips;
 
     @Override
@@ -93,12 +112,26 @@ public final class FlinkJavaExample {
   static final TypeInformation<Row> ROW = Types.ROW_NAMED(new String[] {"station", "start", "duration"},
       Types.LONG, Types.LONG, Types.DOUBLE);
 
-  /** Trips as the named rows swag reads. */
+  /**
+   * Trips as the named rows swag reads.
+   *
+   * @param trips the trips
+   * @return the trips as rows
+   */
   public static SingleOutputStreamOperator<Row> toRows(DataStream<Trip> trips) {
     return trips.map(t -> Row.of(t.station, t.start, t.duration), ROW);
   }
 
-  /** Runs the job over {@code trips} (in arrival order) with watermarks {@code outOfOrder} behind the latest start. */
+  /**
+   * Runs the job over {@code trips} (in arrival order) with watermarks {@code outOfOrder} behind the
+   * latest start.
+   *
+   * @param env the execution environment
+   * @param trips the trips
+   * @param outOfOrder how far the watermark stays behind the latest start
+   * @return the windows, rejected and late records
+   * @throws Exception if the job fails
+   */
   public static Results run(StreamExecutionEnvironment env, List<Trip> trips, Duration outOfOrder) throws Exception {
     DataStream<Row> rows = toRows(env.fromData(trips).setParallelism(1)).setParallelism(1)
         .assignTimestampsAndWatermarks(WatermarkStrategy.<Row>forGenerator(ctx -> new BehindLatest(outOfOrder.toMillis()))
@@ -158,6 +191,10 @@ public final class FlinkJavaExample {
   /**
    * The trips of a Citi Bike CSV (gzip): duration, start time (UTC) and start station of each line,
    * in file order; an empty or unparsable start time is kept as null (swag rejects it).
+   *
+   * @param csvGz the gzip CSV file
+   * @return the trips
+   * @throws IOException if the file cannot be read
    */
   public static List<Trip> readTrips(Path csvGz) throws IOException {
     List<Trip> out = new ArrayList<>();
@@ -178,6 +215,12 @@ public final class FlinkJavaExample {
     return out;
   }
 
+  /**
+   * Runs the job over a trip file and prints the first windows and the late and rejected trips.
+   *
+   * @param args the trip file ({@code tests/data/citibike-sample.csv.gz} by default)
+   * @throws Exception if the job fails
+   */
   public static void main(String[] args) throws Exception {
     Path csv = Path.of(args.length > 0 ? args[0] : "tests/data/citibike-sample.csv.gz");
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();

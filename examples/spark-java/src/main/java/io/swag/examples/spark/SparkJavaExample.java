@@ -50,6 +50,12 @@ public final class SparkJavaExample {
       + " `End Station Latitude` STRING, `End Station Longitude` STRING, `Bike ID` STRING, `User Type` STRING,"
       + " `Birth Year` STRING, `Gender` STRING";
 
+  /**
+   * A Spark session with the RocksDB state store provider that swag's streaming operator needs.
+   *
+   * @param master the Spark master URL
+   * @return the session
+   */
   public static SparkSession session(String master) {
     return SparkSession.builder().appName("swag-java-example").master(master)
         .config(SwagSpark.PROVIDER_CONF, SwagSpark.ROCKSDB)
@@ -65,20 +71,42 @@ public final class SparkJavaExample {
         to_timestamp(col("Start Time")).as("start"), col("Trip Duration").cast("double").as("duration"));
   }
 
-  /** The query over every trip file of {@code dir} at once (nothing is late in a back-fill). */
+  /**
+   * The query over every trip file of {@code dir} at once (nothing is late in a back-fill).
+   *
+   * @param spark the session
+   * @param dir the directory of trip files
+   * @return the windows, late and rejected trips
+   */
   public static Dataset<Row> backfill(SparkSession spark, String dir) {
     Dataset<Row> in = spark.read().schema(CITIBIKE_SCHEMA).option("header", "true").csv(dir);
     return SwagSpark.aggregate(trips(in), QUERY, "{\"late\": \"keep\"}");
   }
 
-  /** The query over the trip files of {@code dir} as a stream, one file per micro-batch, watermark 10 minutes. */
+  /**
+   * The query over the trip files of {@code dir} as a stream, one file per micro-batch, watermark 10
+   * minutes.
+   *
+   * @param spark the session
+   * @param dir the directory of trip files
+   * @return the streaming windows, late and rejected trips
+   */
   public static Dataset<Row> stream(SparkSession spark, String dir) {
     Dataset<Row> in = spark.readStream().schema(CITIBIKE_SCHEMA).option("header", "true")
         .option("maxFilesPerTrigger", "1").csv(dir);
     return SwagSpark.aggregate(trips(in).withWatermark("start", "10 minutes"), QUERY, "{\"late\": \"keep\"}");
   }
 
-  /** Runs {@link #stream} over the files there now, to JSON lines in {@code out}; returns the query. */
+  /**
+   * Runs {@link #stream} over the files there now, to JSON lines in {@code out}; returns the query.
+   *
+   * @param spark the session
+   * @param dir the directory of trip files
+   * @param out the output directory
+   * @return the finished query
+   * @throws TimeoutException if the query cannot start
+   * @throws StreamingQueryException if the query fails
+   */
   public static StreamingQuery runStream(SparkSession spark, String dir, Path out)
       throws TimeoutException, StreamingQueryException {
     StreamingQuery q = stream(spark, dir).writeStream().format("json").outputMode("append")
@@ -88,6 +116,12 @@ public final class SparkJavaExample {
     return q;
   }
 
+  /**
+   * Runs the back-fill, then the stream, over a directory of trip files, and prints what they produced.
+   *
+   * @param args the directory of trip files ({@code tests/data} by default) and the output directory
+   * @throws Exception if a query fails
+   */
   public static void main(String[] args) throws Exception {
     String dir = args.length > 0 ? args[0] : "tests/data";
     Path out = Path.of(args.length > 1 ? args[1] : "swag-java-example-out");

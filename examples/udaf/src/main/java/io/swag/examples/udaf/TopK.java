@@ -21,7 +21,11 @@ public final class TopK implements AggregateFunction<Object, double[], String>, 
   private static final double[] EMPTY = new double[0];
   private final int k;
 
-  /** {@code params}: {@code k}, an integer &gt;= 1 (default 3). */
+  /**
+   * {@code params}: {@code k}, an integer &gt;= 1 (default 3).
+   *
+   * @param params the function's options
+   */
   public TopK(Map<String, Object> params) {
     Object v = params.getOrDefault("k", 3);
     if (!(v instanceof Number n) || n.doubleValue() != Math.rint(n.doubleValue()) || n.intValue() < 1) {
