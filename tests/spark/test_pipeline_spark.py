@@ -54,7 +54,7 @@ def _oracle(df: pd.DataFrame, size: pd.Timedelta, slide: pd.Timedelta) -> pd.Dat
 
 def test_main_job_on_flights_equals_a_recompute(spark, restore_conf, tmp_path, monkeypatch):
     df, skipped, ooo = _slice_of_flights()
-    monkeypatch.setattr(pipeline, "flights_frame", lambda: (df, skipped, ooo))
+    monkeypatch.setattr(pipeline_spark, "flights_frame", lambda: (df, skipped, ooo))
     log = io.StringIO()
     r = pipeline_spark.run_spark("flights", tmp_path / "out", batches=4, progress=False, stream=log)
 
