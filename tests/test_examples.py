@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -14,8 +15,11 @@ EXAMPLES = ROOT / "examples"
 
 
 def run_example(name: str, *args: str, python: str = sys.executable, timeout: int = 600) -> str:
+    """Runs an example as a user does, from a shell: without the PyFlink variables a test process
+    that started a gateway has set (PYFLINK_GATEWAY_DISABLED would stop the example's own)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYFLINK_")}
     p = subprocess.run([python, str(EXAMPLES / name), *args], capture_output=True, text=True, timeout=timeout,
-                       cwd=EXAMPLES)
+                       cwd=EXAMPLES, env=env)
     assert p.returncode == 0, f"{name} failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}"
     return p.stdout
 
