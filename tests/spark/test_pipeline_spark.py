@@ -1,4 +1,4 @@
-"""The main job (``make demo``: ``swag.pipeline_spark.run_spark``) end to end on a slice of the flights,
+"""The main job (``make demo``: ``swag_apps.pipeline_spark.run_spark``) end to end on a slice of the flights,
 checked against a pandas recompute of every window, plus its outputs (Parquet, PNG, summary)."""
 
 from __future__ import annotations
