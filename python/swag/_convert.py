@@ -21,8 +21,6 @@ from . import _jvm
 from .errors import InvalidOptionError, InvalidValueError, ValueTypeError
 from .results import wrap_structured
 
-LONG_MIN = -(2**63)
-LONG_MAX = 2**63 - 1
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _EPOCH_NAIVE = datetime(1970, 1, 1)
 _MS = timedelta(milliseconds=1)
@@ -31,23 +29,17 @@ JDouble = jpype.JDouble
 JLong = jpype.JLong
 
 
-def _long(value: int, what: str) -> Any:
-    if LONG_MIN <= value <= LONG_MAX:
-        return JLong(value)
-    raise InvalidValueError(f"{what} {value}, which does not fit in a signed 64-bit integer (Java long)")
-
-
 def to_java_value(value: Any, function: str) -> Any:
     """``value`` as an argument that selects exactly one Java ``insert`` overload."""
     t = type(value)
     if t is float:
         return JDouble(value)
     if t is int:
-        return _long(value, f"function '{function}' got integer")
+        return _jvm.java_long(value, f"function '{function}' got integer")
     if t is str or value is None:
         return value
     if isinstance(value, numbers.Integral):  # bool, numpy ints, ...
-        return _long(int(value), f"function '{function}' got integer")
+        return _jvm.java_long(int(value), f"function '{function}' got integer")
     if isinstance(value, numbers.Real):  # numpy floats, Fraction, ...
         return JDouble(float(value))
     if isinstance(value, str):
@@ -70,7 +62,7 @@ def to_time_ms(time: Any) -> int:
         return (time - _EPOCH) // _MS
     if isinstance(time, numbers.Integral):
         t = int(time)
-        if LONG_MIN <= t <= LONG_MAX:
+        if _jvm.LONG_MIN <= t <= _jvm.LONG_MAX:
             return t
         raise InvalidValueError(f"time {t} does not fit in a signed 64-bit integer (Java long)")
     raise ValueTypeError(
@@ -91,7 +83,7 @@ def to_java_options(function: str, options: Mapping[str, Any]) -> Any:
                 f"function '{function}' option '{key}' must be a number or a string, got {value!r}"
             )
         if isinstance(value, numbers.Integral):
-            v: Any = _jvm.jclass("java.lang.Long")(_long(int(value), f"function '{function}' option '{key}' got"))
+            v: Any = _jvm.jclass("java.lang.Long")(_jvm.java_long(int(value), f"function '{function}' option '{key}' got"))
         elif isinstance(value, numbers.Real):
             v = _jvm.jclass("java.lang.Double")(float(value))
         else:

@@ -19,7 +19,7 @@ from typing import Any
 
 import jpype  # type: ignore[import-untyped]
 
-from .errors import SwagSetupError, from_java_chain, java_causes
+from .errors import InvalidValueError, SwagSetupError, from_java_chain, java_causes
 
 JAR_ENV = "SWAG_JAR"
 JVM_ARGS_ENV = "SWAG_JVM_ARGS"
@@ -34,6 +34,17 @@ _BUILD_HINT = (
 _lock = threading.Lock()
 _ready = False
 _user_jars: list[Path] = []
+
+LONG_MIN = -(2**63)
+LONG_MAX = 2**63 - 1
+
+
+def java_long(value: int, what: str) -> Any:
+    """``value`` as a Java ``long``; :class:`~swag.InvalidValueError` (``what`` and the value) when it
+    does not fit in 64 bits."""
+    if LONG_MIN <= value <= LONG_MAX:
+        return jpype.JLong(value)
+    raise InvalidValueError(f"{what} {value}, which does not fit in a signed 64-bit integer (Java long)")
 
 
 def add_jars(*paths: str | os.PathLike[str]) -> None:

@@ -11,7 +11,7 @@ import numbers
 from typing import Any
 
 from . import _jvm
-from .errors import InvalidValueError, ValueTypeError
+from .errors import ValueTypeError
 
 
 class SketchResult(dict):  # type: ignore[type-arg]
@@ -27,10 +27,7 @@ class SketchResult(dict):  # type: ignore[type-arg]
     def _item(self, item: Any, what: str) -> Any:
         """``item`` converted like an inserted value, boxed (the Java methods take an Object)."""
         if isinstance(item, numbers.Integral):
-            if not -(2**63) <= int(item) < 2**63:
-                raise InvalidValueError(f"{what} got integer {item}, which does not fit in a signed 64-bit "
-                                        "integer (Java long)")
-            return _jvm.jclass("java.lang.Long")(int(item))
+            return _jvm.jclass("java.lang.Long")(_jvm.java_long(int(item), f"{what} got integer"))
         if isinstance(item, numbers.Real):
             return _jvm.jclass("java.lang.Double")(float(item))
         if isinstance(item, str):

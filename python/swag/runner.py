@@ -23,7 +23,8 @@ from typing import Any
 import jpype  # type: ignore[import-untyped]
 
 from . import _duration, _jvm
-from ._convert import LONG_MAX, LONG_MIN, from_java, to_time_ms
+from ._convert import from_java, to_time_ms
+from ._jvm import LONG_MAX, LONG_MIN
 from .errors import InvalidValueError, SwagError
 from .query import Query
 
