@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ._version import __version__
 from .errors import SwagError, SwagSetupError
@@ -36,28 +36,38 @@ def _version() -> int:
     return 0
 
 
+def _run(command: str) -> int:
+    if command == "algorithms":
+        from .local import algorithms
+
+        print("\n".join(algorithms()))
+    elif command == "functions":
+        from .local import functions
+
+        print("\n".join(functions()))
+    elif command == "version":
+        return _version()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ns = _parser().parse_args(argv)
+    return run_command(ns.command, lambda: _run(ns.command))
+
+
+def run_command(command: str, run: Callable[[], int]) -> int:
+    """``run()``'s exit code, with the command line's handling of errors: a swag or usage error is
+    one line on stderr and exit code 1, a closed pipe (``| head``) exit code 0, Ctrl-C 130."""
     try:
-        if ns.command == "algorithms":
-            from .local import algorithms
-
-            print("\n".join(algorithms()))
-        elif ns.command == "functions":
-            from .local import functions
-
-            print("\n".join(functions()))
-        elif ns.command == "version":
-            return _version()
+        return run()
     except BrokenPipeError:  # e.g. `swag functions | head -1`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (SwagError, SwagSetupError, OSError, ValueError) as e:
-        print(f"swag {ns.command}: error: {e}", file=sys.stderr)
+        print(f"swag {command}: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
-    return 0
 
 
 if __name__ == "__main__":

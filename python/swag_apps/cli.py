@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
-from swag import SwagError
-from swag.errors import SwagSetupError
+from swag.cli import run_command
 
 from .citibike import SAMPLE, read_trips, resolve_paths
 from .local_demo import format_report, run
@@ -123,13 +122,4 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ns = _parser().parse_args(argv)
-    try:
-        return run_cli(ns)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
-    except (SwagError, SwagSetupError, OSError, ValueError) as e:
-        print(f"swag {ns.command}: error: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    return run_command(ns.command, lambda: run_cli(ns))
