@@ -2,14 +2,21 @@ package io.swag.core;
 
 import io.swag.core.fifo.Daba;
 import io.swag.core.fifo.DabaLite;
+import io.swag.core.fifo.DoubleDaba;
+import io.swag.core.fifo.DoubleDabaLite;
+import io.swag.core.fifo.DoubleFifo;
+import io.swag.core.fifo.DoubleFlatFit;
+import io.swag.core.fifo.DoubleTwoStacksLite;
 import io.swag.core.fifo.FifoBase;
 import io.swag.core.fifo.FlatFat;
 import io.swag.core.fifo.FlatFit;
+import io.swag.core.fifo.PartialsFifo;
 import io.swag.core.fifo.Recalc;
 import io.swag.core.fifo.SubtractOnEvict;
 import io.swag.core.fifo.TimedFifo;
 import io.swag.core.fifo.TwoStacks;
 import io.swag.core.fifo.TwoStacksLite;
+import io.swag.core.fn.ScalarDoubleFunction;
 import io.swag.core.ooo.BulkFingerBTree;
 import io.swag.core.ooo.ClassicBTree;
 import io.swag.core.ooo.FingerBTree;
@@ -327,12 +334,43 @@ public enum Algorithm {
   }
 
   /**
-   * A new in-order aggregator of this algorithm; fails for a tree or {@code adaptive}.
+   * A new in-order aggregator of this algorithm; fails for a tree or {@code adaptive}. For a
+   * function whose partial is one double ({@link ScalarDoubleFunction}: sum, min, max, first,
+   * last), DABA Lite, Two-Stacks Lite, DABA and FlatFIT are built on a {@code double[]} of their own
+   * ({@link DoubleFifo}: {@link DoubleDabaLite}, {@link DoubleTwoStacksLite}, {@link DoubleDaba},
+   * {@link DoubleFlatFit}); every other pair as {@link #newGenericFifo}. Both forms give the same
+   * results to the bit.
    *
    * @param fn the aggregate function
    * @return a new, empty aggregator
    */
   public FifoBase newFifo(AggregateFunction<?, ?, ?> fn) {
+    if (fn instanceof ScalarDoubleFunction op) {
+      switch (this) {
+        case TWO_STACKS_LITE:
+          return new DoubleTwoStacksLite(op);
+        case DABA:
+          return new DoubleDaba(op);
+        case DABA_LITE:
+          return new DoubleDabaLite(op);
+        case FLATFIT:
+          return new DoubleFlatFit(op);
+        default:
+          break;
+      }
+    }
+    return newGenericFifo(fn);
+  }
+
+  /**
+   * A new in-order aggregator of this algorithm on the function's {@link Partials} store, for any
+   * function ({@link #newFifo} builds this form unless a typed one exists; tests compare the two);
+   * fails for a tree or {@code adaptive}.
+   *
+   * @param fn the aggregate function
+   * @return a new, empty aggregator
+   */
+  public PartialsFifo newGenericFifo(AggregateFunction<?, ?, ?> fn) {
     return switch (this) {
       case RECALC -> new Recalc(fn);
       case SOE -> new SubtractOnEvict(fn);

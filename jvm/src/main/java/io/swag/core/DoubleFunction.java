@@ -76,7 +76,31 @@ public abstract class DoubleFunction implements AggregateFunction<Object, double
    * @param older the offset of the older part to remove
    */
   public void inverse(double[] a, int dst, int whole, int older) {
-    throw new UnsupportedOperationException("function '" + name + "' is not invertible");
+    throw notInvertible();
+  }
+
+  /**
+   * The error of {@code inverse} on a function that is not invertible.
+   *
+   * @return the exception to throw
+   */
+  protected final UnsupportedOperationException notInvertible() {
+    return new UnsupportedOperationException("function '" + name + "' is not invertible");
+  }
+
+  /**
+   * The input check of every double lift: {@code x} itself, or the library's error for NaN (the
+   * one {@link DoublePartials#liftDouble} throws), for stores that lift without {@link Partials}.
+   *
+   * @param x the input value
+   * @return {@code x}
+   * @throws IllegalArgumentException if {@code x} is NaN
+   */
+  public final double checkInput(double x) {
+    if (x != x) {
+      throw Inputs.nan(name);
+    }
+    return x;
   }
 
   /**

@@ -1,37 +1,40 @@
 package io.swag.core;
 
+import io.swag.core.fn.ScalarDoubleFunction;
+
 /**
  * An instrumented sum that counts its combine and inverse calls (shared by the fifo and ooo cost
- * tests): every {@code Partials.combine} goes through {@link #combine}; copies do not.
+ * tests): every combine of a {@code Partials} store (through the derived kernel) and of a typed
+ * in-order aggregator goes through {@link #combineValues}; copies do not.
  */
-public final class CountingSum extends DoubleFunction {
+public final class CountingSum extends ScalarDoubleFunction {
   public long combines;
   public long inverses;
 
   public CountingSum() {
-    super("counting_sum", 1);
+    super("counting_sum");
   }
 
   @Override
-  public void identity(double[] a, int o) {
-    a[o] = 0;
+  public double identityValue() {
+    return 0;
   }
 
   @Override
-  public void lift(double x, long arg, double[] a, int o) {
-    a[o] = x;
+  public double liftValue(double x, long arg) {
+    return x;
   }
 
   @Override
-  public void combine(double[] a, int dst, int older, int newer) {
+  public double combineValues(double older, double newer) {
     combines++;
-    a[dst] = a[older] + a[newer];
+    return older + newer;
   }
 
   @Override
-  public void inverse(double[] a, int dst, int whole, int older) {
+  public double inverseValues(double whole, double older) {
     inverses++;
-    a[dst] = a[whole] - a[older];
+    return whole - older;
   }
 
   @Override
@@ -40,8 +43,13 @@ public final class CountingSum extends DoubleFunction {
   }
 
   @Override
-  public Object lower(double[] a, int o) {
-    return a[o];
+  public Object lowerValue(double partial) {
+    return partial;
+  }
+
+  @Override
+  public double lowerDoubleValue(double partial) {
+    return partial;
   }
 
   /** Combines and inverses since the last call. */

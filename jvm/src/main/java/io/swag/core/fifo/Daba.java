@@ -14,7 +14,7 @@ import io.swag.core.AggregateFunction;
  * {@code (|l_F| = 0 ∧ |l_B| = 0) ∨ (|l_L| + |l_R| + |l_A| + 1 = |l_F| - |l_B| ∧ |l_L| = |l_R|)}
  * and the partial-aggregate invariants of the paper.
  */
-public final class Daba extends FifoBase {
+public final class Daba extends PartialsFifo {
   private static final int RES = 0;
   private int f;
   private int l;

@@ -13,7 +13,7 @@ import io.swag.core.AggregateFunction;
  * n + 2 stored partials. The deque is a power-of-two ring that doubles or halves; a resize moves
  * partials but never combines them.
  */
-public final class DabaLite extends FifoBase {
+public final class DabaLite extends PartialsFifo {
   private static final int RES = 0;
   private static final int AGG_RA = 1;
   private static final int AGG_B = 2;

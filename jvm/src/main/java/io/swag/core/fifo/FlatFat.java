@@ -58,7 +58,7 @@ import java.util.Objects;
  * <p>Operand order: every combine puts the older partial on the left, so the function need not be
  * commutative. Only the resizes allocate.
  */
-public final class FlatFat extends FifoBase {
+public final class FlatFat extends PartialsFifo {
   private static final int RES = 0;
 
   /** Logical position of the oldest slot (live unless the window is empty) and one past the newest. */

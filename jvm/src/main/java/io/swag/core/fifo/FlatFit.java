@@ -40,7 +40,7 @@ import java.util.Arrays;
  * ({@code n <= cap}, {@code cap <= max(16, 4n)} after any eviction) and the stack, at most
  * {@code cap} {@code int}s.
  */
-public final class FlatFit extends FifoBase {
+public final class FlatFit extends PartialsFifo {
   private static final int IDENTITY = 0;
   private int f;
   private int e;
@@ -148,6 +148,11 @@ public final class FlatFit extends FifoBase {
    * @throws IllegalStateException describing the first violation
    */
   public void checkInvariants() {
+    checkPointers(f, e, cap, mask, pointers);
+  }
+
+  /** The pointer invariants of a FlatFIT ring (shared with {@link DoubleFlatFit}). */
+  static void checkPointers(int f, int e, int cap, int mask, int[] pointers) {
     int n = e - f;
     if (n < 0 || n > cap || pointers.length != cap || Integer.bitCount(cap) != 1) {
       throw new IllegalStateException("bad ring: n=" + n + ", cap=" + cap + ", pointers=" + pointers.length);

@@ -6,7 +6,7 @@ import io.swag.core.AggregateFunction;
  * Naive recompute: stores the window's lifted values and folds all of them on every query. O(1)
  * insert and evict, O(n) combines per query, n stored partials. The test oracle and the baseline.
  */
-public final class Recalc extends FifoBase {
+public final class Recalc extends PartialsFifo {
   private static final int RES = 0;
   private int front;
   private int end;

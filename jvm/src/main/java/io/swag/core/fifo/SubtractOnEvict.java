@@ -11,7 +11,7 @@ import io.swag.core.AggregateFunction;
  * reset to the identity whenever the window empties, so floating-point drift cannot outlive a
  * window. Inputs must be finite (an infinity cannot be subtracted back out).
  */
-public final class SubtractOnEvict extends FifoBase {
+public final class SubtractOnEvict extends PartialsFifo {
   private static final int AGG = 0;
   private int front;
   private int end;

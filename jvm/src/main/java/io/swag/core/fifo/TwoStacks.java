@@ -9,7 +9,7 @@ import io.swag.core.AggregateFunction;
  * Query: {@code Π_F ⊗ Π_B}, one combine. Insert: one combine. Evict: amortized one, worst case n
  * (the flip). 2n stored partials.
  */
-public final class TwoStacks extends FifoBase {
+public final class TwoStacks extends PartialsFifo {
   private static final int RES = 0;
   private int f;
   private int b;

@@ -9,7 +9,7 @@ import io.swag.core.AggregateFunction;
  * aggregate in {@code aggB}. Query and insert: one combine; evict: amortized one, worst case n
  * (the flip rewrites the deque in place). n + 1 stored partials.
  */
-public final class TwoStacksLite extends FifoBase {
+public final class TwoStacksLite extends PartialsFifo {
   private static final int RES = 0;
   private static final int AGG_B = 1;
   private int f;

@@ -1,14 +1,12 @@
 package io.swag.core.fn;
 
-import io.swag.core.DoubleFunction;
-
 /**
  * Minimum ({@code max = false}) or maximum of doubles. Commutative, not invertible. The identity is
  * NaN (inputs are never NaN), so infinities are ordinary values. Empty window: null / NaN. -0.0 and
  * 0.0 are one value, as in mincount/maxcount: lift maps -0.0 to 0.0, so a zero result is 0.0
  * whatever the order (with both zeros kept, the older of the two equal operands would decide).
  */
-public final class MinMax extends DoubleFunction {
+public final class MinMax extends ScalarDoubleFunction {
   private final boolean max;
 
   /**
@@ -17,34 +15,33 @@ public final class MinMax extends DoubleFunction {
    * @param max true for {@code max}, false for {@code min}
    */
   public MinMax(boolean max) {
-    super(max ? "max" : "min", 1);
+    super(max ? "max" : "min");
     this.max = max;
   }
 
   @Override
-  public void identity(double[] a, int o) {
-    a[o] = Double.NaN;
+  public double identityValue() {
+    return Double.NaN;
   }
 
   @Override
-  public void lift(double x, long arg, double[] a, int o) {
-    a[o] = x + 0.0; // -0.0 + 0.0 == 0.0; every other x unchanged
+  public double liftValue(double x, long arg) {
+    return x + 0.0; // -0.0 + 0.0 == 0.0; every other x unchanged
   }
 
   @Override
-  public void combine(double[] a, int dst, int older, int newer) {
-    double x = a[older], y = a[newer];
-    a[dst] = (x != x || (max ? y > x : y < x)) ? y : x;
+  public double combineValues(double x, double y) {
+    return (x != x || (max ? y > x : y < x)) ? y : x;
   }
 
   @Override
-  public Object lower(double[] a, int o) {
-    return a[o] != a[o] ? null : a[o];
+  public Object lowerValue(double partial) {
+    return partial != partial ? null : partial;
   }
 
   @Override
-  public double lowerDouble(double[] a, int o) {
-    return a[o];
+  public double lowerDoubleValue(double partial) {
+    return partial;
   }
 
   @Override

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.swag.core.AggregateFunction;
+import io.swag.core.Algorithm;
 import io.swag.core.Swag;
 import io.swag.core.Traces;
 import io.swag.core.Values;
 import io.swag.core.fn.Functions;
 import io.swag.core.fn.Kll;
+import io.swag.core.fn.ScalarDoubleFunction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -28,6 +30,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Queries are always executed (some algorithms repair or compress state on query); the oracle
  * is consulted on every query while the window is small and on a random sample of about
  * {@code 128/n} of them when it is large, which bounds the oracle's O(n) cost per operation.
+ *
+ * <p>The factory builds the typed classes ({@link DoubleFifo}) for the one-double functions (sum,
+ * min, max, first, last; first and last are not commutative) and the algorithms that have them (the
+ * test asserts it); {@link #everyScalarFunctionGeneric} runs the same pairs on the generic classes.
  */
 class FifoDifferentialTest {
 
@@ -75,6 +81,22 @@ class FifoDifferentialTest {
     run(algorithm, function, ops, 1500, 0xC0FFEEL ^ (algorithm.hashCode() * 31L + function.hashCode()));
   }
 
+  static Stream<Arguments> scalarPairs() {
+    List<Arguments> out = new ArrayList<>();
+    for (String a : List.of("daba_lite", "two_stacks_lite", "daba", "flatfit")) {
+      for (String f : List.of("sum", "min", "max", "first", "last")) {
+        out.add(Arguments.of(a, f));
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "generic {0} x {1}")
+  @MethodSource("scalarPairs")
+  void everyScalarFunctionGeneric(String algorithm, String function) {
+    run(algorithm, function, 25_000, 1500, 0xBEEFL ^ (algorithm.hashCode() * 31L + function.hashCode()), true);
+  }
+
   @ParameterizedTest(name = "{0} x {1}, {2} ops")
   @MethodSource("heavy")
   void longTrace(String algorithm, String function, int ops) {
@@ -82,8 +104,14 @@ class FifoDifferentialTest {
   }
 
   static void run(String algorithm, String function, int ops, int maxWindow, long seed) {
+    run(algorithm, function, ops, maxWindow, seed, false);
+  }
+
+  static void run(String algorithm, String function, int ops, int maxWindow, long seed, boolean generic) {
     AggregateFunction<?, ?, ?> fn = Functions.byName(function);
-    FifoBase w = Swag.fifo(algorithm, fn);
+    FifoBase w = generic ? Algorithm.parse(algorithm).newGenericFifo(fn) : Swag.fifo(algorithm, fn);
+    boolean typed = fn instanceof ScalarDoubleFunction && TypedFifoTest.TYPED.containsKey(Algorithm.parse(algorithm));
+    assertEquals(typed && !generic, w instanceof DoubleFifo, algorithm + " x " + function + ": " + w.getClass());
     Oracle o = new Oracle(fn);
     Traces t = new Traces(seed, maxWindow);
     long seq = 0;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.swag.core.AggregateFunction;
 import io.swag.core.Swag;
 import io.swag.core.fn.Functions;
+import io.swag.core.fn.ScalarDoubleFunction;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,17 +42,27 @@ class FlatFatFlatFitTest {
         }
       }
     }
+    // the typed FlatFIT (one double per partial), on the seeds of the generic one's sum and max
+    for (Arguments a : List.copyOf(out)) {
+      if (a.get()[0].equals("flatfit") && (a.get()[1].equals("sum") || a.get()[1].equals("max"))) {
+        out.add(Arguments.of("double_flatfit", a.get()[1], a.get()[2]));
+      }
+    }
     return out;
   }
 
   private static FifoBase make(String algorithm, AggregateFunction<?, ?, ?> fn) {
-    return algorithm.equals("reactive") ? new FlatFat(fn) : new FlatFit(fn);
+    return algorithm.equals("reactive") ? new FlatFat(fn)
+        : algorithm.equals("double_flatfit") ? new DoubleFlatFit((ScalarDoubleFunction) fn) : new FlatFit(fn);
   }
 
   private static void checkInvariants(FifoBase a) {
     if (a instanceof FlatFat t) {
       t.checkInvariants();
       assertEquals(2L * t.capacity() + 1, t.storedPartials());
+    } else if (a instanceof DoubleFlatFit d) {
+      d.checkInvariants();
+      assertEquals(a.size() + 1L, a.storedPartials());
     } else {
       ((FlatFit) a).checkInvariants();
       assertEquals(a.size() + 1L, a.storedPartials());
@@ -489,7 +500,8 @@ class FlatFatFlatFitTest {
     FifoBase reactive = max.apply("flatfat");
     FifoBase flatfit = max.apply("flatfit");
     assertInstanceOf(FlatFat.class, reactive);
-    assertInstanceOf(FlatFit.class, flatfit);
+    assertInstanceOf(DoubleFlatFit.class, flatfit, "max has one double per partial: the typed FlatFIT");
+    assertInstanceOf(FlatFit.class, Swag.fifo("flatfit", "argmax"));
     assertInstanceOf(FlatFat.class, max.apply("reactive"), "the deprecated alias builds the same structure");
     assertEquals("flatfat", reactive.algorithm());
     assertEquals("flatfit", flatfit.algorithm());

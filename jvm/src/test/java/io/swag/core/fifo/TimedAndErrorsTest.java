@@ -102,11 +102,11 @@ class TimedAndErrorsTest {
     for (int i = 0; i < 100_000; i++) {
       w.insert(1.0);
     }
-    int big = w.partials().capacity();
+    int big = w.allocatedPartials();
     while (w.size() > 10) {
       w.evict();
     }
-    assertTrue(w.partials().capacity() < big / 100, algorithm + " kept " + w.partials().capacity() + " slots");
+    assertTrue(w.allocatedPartials() < big / 100, algorithm + " kept " + w.allocatedPartials() + " slots");
     assertEquals(10.0, w.queryDouble());
   }
 }

@@ -1,0 +1,108 @@
+package io.swag.core.fn;
+
+import io.swag.core.DoubleFunction;
+
+/**
+ * A {@link DoubleFunction} whose partial aggregate is one double: its rules are written once, on
+ * values ({@link #combineValues}, ...), and the in-place kernels on offsets that {@link
+ * io.swag.core.DoublePartials} calls are derived from them. The in-order aggregators keep the
+ * window of such a function in a {@code double[]} of their own and call the value methods directly
+ * (no offsets, no result slot): {@code io.swag.core.Algorithm#newFifo} picks those typed classes
+ * ({@code io.swag.core.fifo.DoubleFifo}) for every function of this class.
+ */
+public abstract class ScalarDoubleFunction extends DoubleFunction {
+
+  /**
+   * A function named {@code name} whose partials are one double.
+   *
+   * @param name the function's name
+   */
+  protected ScalarDoubleFunction(String name) {
+    super(name, 1);
+  }
+
+  /**
+   * The identity partial.
+   *
+   * @return the identity
+   */
+  public abstract double identityValue();
+
+  /**
+   * {@code lift(x)}; {@code x} is never NaN.
+   *
+   * @param x the input value
+   * @param arg the input's time or sequence number
+   * @return the partial of {@code x}
+   */
+  public abstract double liftValue(double x, long arg);
+
+  /**
+   * {@code older ⊕ newer}.
+   *
+   * @param older the older partial
+   * @param newer the newer partial
+   * @return their combination
+   */
+  public abstract double combineValues(double older, double newer);
+
+  /**
+   * {@code whole ⊖ older} for invertible functions.
+   *
+   * @param whole the partial of both parts
+   * @param older the older part to remove
+   * @return the partial of the newer part
+   * @throws UnsupportedOperationException if the function is not invertible
+   */
+  public double inverseValues(double whole, double older) {
+    throw notInvertible();
+  }
+
+  /**
+   * The result of a partial ({@code null} for none).
+   *
+   * @param partial the partial
+   * @return the result, or null
+   */
+  public abstract Object lowerValue(double partial);
+
+  /**
+   * The numeric result of a partial (NaN for none).
+   *
+   * @param partial the partial
+   * @return the result as a double, NaN for none
+   */
+  public abstract double lowerDoubleValue(double partial);
+
+  // ---- the kernels on offsets, derived ----
+
+  @Override
+  public final void identity(double[] a, int o) {
+    a[o] = identityValue();
+  }
+
+  @Override
+  public final void lift(double x, long arg, double[] a, int o) {
+    a[o] = liftValue(x, arg);
+  }
+
+  @Override
+  public final void combine(double[] a, int dst, int older, int newer) {
+    a[dst] = combineValues(a[older], a[newer]);
+  }
+
+  @Override
+  public final void inverse(double[] a, int dst, int whole, int older) {
+    a[dst] = inverseValues(a[whole], a[older]);
+  }
+
+  @Override
+  public final Object lower(double[] a, int o) {
+    return lowerValue(a[o]);
+  }
+
+  @Override
+  public final double lowerDouble(double[] a, int o) {
+    return lowerDoubleValue(a[o]);
+  }
+}
