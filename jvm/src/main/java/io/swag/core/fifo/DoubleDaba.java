@@ -32,12 +32,15 @@ public final class DoubleDaba extends DoubleFifo {
     super("daba", op, 2);
   }
 
-  private int val(int pos) {
-    return (pos & mask) << 1;
+  // Indexes masked by the array's own length (2 cap), which lets the JIT drop the bounds checks:
+  // (2 pos) & (2 cap - 1) == 2 (pos & (cap - 1)).
+
+  private static int val(double[] q, int pos) {
+    return (pos << 1) & (q.length - 1);
   }
 
-  private int agg(int pos) {
-    return ((pos & mask) << 1) + 1;
+  private static int agg(double[] q, int pos) {
+    return ((pos << 1) | 1) & (q.length - 1);
   }
 
   @Override
@@ -45,9 +48,8 @@ public final class DoubleDaba extends DoubleFifo {
     // deque.pushBack(v, Π_B ⊗ v)
     growIfFull(f, e - f);
     double[] q = deque;
-    int s = val(e);
-    q[s] = v;
-    q[s + 1] = b == e ? v : op.combineValues(q[agg(e - 1)], v);
+    q[val(q, e)] = v;
+    q[agg(q, e)] = b == e ? v : op.combineValues(q[agg(q, e - 1)], v);
     e++;
     fixup();
   }
@@ -78,14 +80,14 @@ public final class DoubleDaba extends DoubleFifo {
       } else { // shrink
         double[] q = deque;
         // *L.agg <- Π_L ⊗ Π_R ⊗ Π_A   (Π_L = *L.agg and Π_R = *(A-1).agg, as l_L and l_R are non-empty)
-        double x = op.combineValues(q[agg(l)], q[agg(a - 1)]);
+        double x = op.combineValues(q[agg(q, l)], q[agg(q, a - 1)]);
         if (a != b) {
-          x = op.combineValues(x, q[agg(a)]);
+          x = op.combineValues(x, q[agg(q, a)]);
         }
-        q[agg(l)] = x;
+        q[agg(q, l)] = x;
         l++;
         // *(A-1).agg <- *(A-1).val ⊗ Π_A
-        q[agg(a - 1)] = a != b ? op.combineValues(q[val(a - 1)], q[agg(a)]) : q[val(a - 1)];
+        q[agg(q, a - 1)] = a != b ? op.combineValues(q[val(q, a - 1)], q[agg(q, a)]) : q[val(q, a - 1)];
         a--;
       }
     }
@@ -96,9 +98,9 @@ public final class DoubleDaba extends DoubleFifo {
     // Π_F ⊗ Π_B
     double[] q = deque;
     if (f == b) {
-      return b == e ? op.identityValue() : q[agg(e - 1)];
+      return b == e ? op.identityValue() : q[agg(q, e - 1)];
     }
-    return b == e ? q[agg(f)] : op.combineValues(q[agg(f)], q[agg(e - 1)]);
+    return b == e ? q[agg(q, f)] : op.combineValues(q[agg(q, f)], q[agg(q, e - 1)]);
   }
 
   @Override
@@ -127,7 +129,7 @@ public final class DoubleDaba extends DoubleFifo {
    * @return the element's value partial
    */
   public double valAt(int i) {
-    return deque[val(f + i)];
+    return deque[val(deque, f + i)];
   }
 
   /**
@@ -137,6 +139,6 @@ public final class DoubleDaba extends DoubleFifo {
    * @return the element's aggregate partial
    */
   public double aggAt(int i) {
-    return deque[agg(f + i)];
+    return deque[agg(deque, f + i)];
   }
 }

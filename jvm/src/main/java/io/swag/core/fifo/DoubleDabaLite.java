@@ -39,7 +39,8 @@ public final class DoubleDabaLite extends DoubleFifo {
   protected void push(double v) {
     // deque.pushBack(v); E <- E + 1; aggB <- aggB ⊗ v; fixup()
     growIfFull(f, e - f);
-    deque[e & mask] = v;
+    double[] q = deque;
+    q[e & (q.length - 1)] = v;
     aggB = b == e ? v : op.combineValues(aggB, v);
     e++;
     fixup();
@@ -75,7 +76,7 @@ public final class DoubleDabaLite extends DoubleFifo {
         l++;
       } else { // shrink
         double[] q = deque;
-        int m = mask;
+        int m = q.length - 1;
         // *L <- Π_L ⊗ aggRA   (Π_L = *L because L != R)
         q[l & m] = op.combineValues(q[l & m], aggRA);
         l++;
@@ -94,7 +95,8 @@ public final class DoubleDabaLite extends DoubleFifo {
     if (f == b) {
       return aggB;
     }
-    double front = deque[f & mask];
+    double[] q = deque;
+    double front = q[f & (q.length - 1)];
     return b == e ? front : op.combineValues(front, aggB);
   }
 

@@ -30,7 +30,8 @@ public final class DoubleTwoStacksLite extends DoubleFifo {
   protected void push(double v) {
     // deque.pushBack(v); E <- E + 1; aggB <- aggB ⊗ v
     growIfFull(f, e - f);
-    deque[e & mask] = v;
+    double[] q = deque;
+    q[e & (q.length - 1)] = v;
     aggB = b == e ? v : op.combineValues(aggB, v);
     e++;
   }
@@ -39,7 +40,7 @@ public final class DoubleTwoStacksLite extends DoubleFifo {
   protected void evictOldest() {
     if (f == b && b != e) { // flip
       double[] q = deque;
-      int m = mask;
+      int m = q.length - 1;
       int i = e - 1;
       while (i != f) {
         i--;
@@ -58,7 +59,8 @@ public final class DoubleTwoStacksLite extends DoubleFifo {
     if (f == b) {
       return aggB; // the identity when the back is empty
     }
-    double front = deque[f & mask];
+    double[] q = deque;
+    double front = q[f & (q.length - 1)];
     return b == e ? front : op.combineValues(front, aggB);
   }
 
