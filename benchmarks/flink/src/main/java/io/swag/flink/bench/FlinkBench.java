@@ -235,7 +235,7 @@ public final class FlinkBench {
 
   /**
    * The ceiling of the job graph: the same source, timestamps and {@code keyBy(k)} (a {@code BIGINT}
-   * key, or with {@code rowKey} a one-column {@code Row} as swag keys by), then a keyed operator that forwards every record (one row out per record, as swag emits at
+   * key, or with {@code rowKey} a one-column {@code Row}, as swag keys by under {@code key_layout} {@code row}), then a keyed operator that forwards every record (one row out per record, as swag emits at
    * every window/slide of this benchmark: one row per key and slide), then the sink.
    */
   static double passthrough(long n, long size, boolean rowKey) throws Exception {
@@ -246,7 +246,7 @@ public final class FlinkBench {
     return run(env, n, "passthrough " + size + (rowKey ? " row key" : ""));
   }
 
-  /** The key as swag's operator keys it: a {@code Row} of the key columns (here one, {@code k}). */
+  /** The key as swag's operator keys it under {@code key_layout} {@code row}: a {@code Row} of the key columns (here one, {@code k}). */
   static final class RowKey implements org.apache.flink.api.java.functions.KeySelector<Row, Row> {
     private static final long serialVersionUID = 1L;
 
