@@ -122,7 +122,7 @@ def _call(fn: Any, *args: Any) -> Any:
 
 
 def aggregate(stream: Any, query: Any, *, late: bool = False, rejected: bool = False,
-              cache_max_keys: int | None = None, on_error: str = "reject") -> Any:
+              cache_max_keys: int | None = None, on_error: str = "reject", key_layout: str = "value") -> Any:
     """Runs ``query`` on a PyFlink ``DataStream`` of named Rows with event-time watermarks.
 
     Returns the result ``DataStream`` (Rows: key columns, ``window``, ``window_start``,
@@ -132,14 +132,17 @@ def aggregate(stream: Any, query: Any, *, late: bool = False, rejected: bool = F
     value a function refuses), in that order. ``cache_max_keys``: keys per subtask whose aggregators
     stay on the heap (default 100,000); the others are rebuilt from keyed state at their next record
     or timer, with the same results. ``on_error``: ``"reject"`` (default: rejected records go to the
-    rejected output) or ``"fail"`` (the job fails with the first one's reason).
+    rejected output) or ``"fail"`` (the job fails with the first one's reason). ``key_layout``: how
+    the operator keys its state, and so what its savepoints hold: ``"value"`` (default: a query with
+    one key column of a basic type is keyed by the column's value) or ``"row"`` (every query by a Row
+    of its key columns); a savepoint restores only with the layout it was taken with.
     """
     from pyflink.datastream import DataStream
 
     _add_jar(stream_env(stream))
     sw = _swag_class("io.swag.flink.SwagWindows")
     j_in = stream._j_data_stream
-    j_out = _call(sw.aggregate, j_in, _query_json(query), _options(cache_max_keys, on_error))
+    j_out = _call(sw.aggregate, j_in, _query_json(query), _options(cache_max_keys, on_error, key_layout))
     result = DataStream(sw.plainColumns(j_out))
     sides = []
     if late:
@@ -166,27 +169,29 @@ def stream_env(stream: Any) -> Any:
     return StreamExecutionEnvironment(stream._j_data_stream.getExecutionEnvironment())
 
 
-def _options(cache_max_keys: int | None, on_error: str) -> Any:
+def _options(cache_max_keys: int | None, on_error: str, key_layout: str) -> Any:
     """The Java ``SwagFlinkOptions`` of the keyword arguments."""
     options = _call(_swag_class("io.swag.flink.SwagFlinkOptions").defaults().withOnError, on_error)
+    options = _call(options.withKeyLayout, key_layout)
     if cache_max_keys is not None:
         options = _call(options.withCacheMaxKeys, int(cache_max_keys))
     return options
 
 
 def aggregate_table(t_env: Any, table: Any, query: Any, *, late: bool = False, rejected: bool = False,
-                    on_error: str = "reject") -> Any:
+                    on_error: str = "reject", key_layout: str = "value") -> Any:
     """Runs ``query`` on ``table`` (with a watermark on the query's time column) of a
     ``StreamTableEnvironment``; returns a ``Table``. With ``late=True`` and/or ``rejected=True``
     returns a tuple: the result, then a Table of the late records (the input's columns), then one of
     the rejected records (``reason``, then the input's columns; ``swag_reason`` if the input has a
     column ``reason``), in that order. ``on_error``: ``"reject"`` (default) or ``"fail"`` (the job
-    fails at the first rejected record)."""
+    fails at the first rejected record). ``key_layout``: ``"value"`` (default) or ``"row"``, as for
+    :func:`aggregate`."""
     from pyflink.table import Table
 
     _add_jar_table(t_env)
     st = _swag_class("io.swag.flink.SwagTables")
-    options = _options(None, on_error)
+    options = _options(None, on_error, key_layout)
     tables = _call(st.aggregateWithSides, t_env._j_tenv, table._j_table, _query_json(query), options)
     result = Table(tables[0], t_env)
     sides = []

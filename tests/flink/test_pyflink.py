@@ -197,12 +197,22 @@ def _plain(record: tuple) -> tuple:
     return tuple("nan" if isinstance(x, float) and x != x else x for x in record)
 
 
-def test_aggregate_rejected_output_equals_the_local_executor(env: StreamExecutionEnvironment) -> None:
+@pytest.mark.parametrize("key_layout", ["value", "row"])
+def test_aggregate_rejected_output_equals_the_local_executor(env: StreamExecutionEnvironment, key_layout: str) -> None:
+    """Under both key layouts: the null key and the NaN rejected with the local executor's reasons,
+    and the other rows' windows the local executor's."""
     rows, want = _bad_rows()
-    out, rejected = swag.flink.aggregate(_stream(env, rows), _query(), rejected=True)
+    out, rejected = swag.flink.aggregate(_stream(env, rows), _query(), rejected=True, key_layout=key_layout)
     with rejected.execute_and_collect() as it:
         got = sorted((r[0], _plain(tuple(r[1]))) for r in it)
     assert got == want
+    good = [r for r in rows if r[0] is not None and r[2] == r[2]]
+    assert _windows(swag.flink.aggregate(_stream(env, rows), _query(), key_layout=key_layout)) == _local_windows(good)
+
+
+def test_an_unknown_key_layout_is_an_invalid_query(env: StreamExecutionEnvironment) -> None:
+    with pytest.raises(swag.InvalidQueryError, match="key_layout"):
+        swag.flink.aggregate(_stream(env, _rows(10)), _query(), key_layout="tuple")
 
 
 def test_aggregate_table_late_and_rejected_tables(env: StreamExecutionEnvironment) -> None:

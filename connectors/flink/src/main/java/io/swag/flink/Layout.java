@@ -46,6 +46,9 @@ public final class Layout implements Serializable {
   final String[][] timeNames;
   final int[][] countPos;
   final String[] countNames;
+  /** [time group][window in group] -> the product index of each of the window's aggregates ({@link GroupPlan#members}). */
+  final int[][][] timeMembers;
+  final int[][] countMembers;
   private final Map<String, Integer> byName = new HashMap<>();
 
   Layout(Plan plan, List<String> columns) {
@@ -84,10 +87,14 @@ public final class Layout implements Serializable {
     List<String[]> tn = new ArrayList<>();
     List<int[]> cp = new ArrayList<>();
     List<String> cn = new ArrayList<>();
+    List<int[][]> tm = new ArrayList<>();
+    List<int[]> cm = new ArrayList<>();
     for (GroupPlan g : plan.groups()) {
       int[][] pos = new int[g.windows().size()][];
       String[] names = new String[pos.length];
+      int[][] mem = new int[pos.length][];
       for (int i = 0; i < pos.length; i++) {
+        mem[i] = g.members().get(i).stream().mapToInt(Integer::intValue).toArray();
         WindowSpec w = spec.windows().get(g.windows().get(i));
         names[i] = w.name();
         pos[i] = new int[w.aggregates().size()];
@@ -98,15 +105,19 @@ public final class Layout implements Serializable {
       if (g.kind() == GroupKind.COUNT) {
         cp.add(pos[0]);
         cn.add(names[0]);
+        cm.add(mem[0]);
       } else {
         tp.add(pos);
         tn.add(names);
+        tm.add(mem);
       }
     }
     timePos = tp.toArray(new int[0][][]);
     timeNames = tn.toArray(new String[0][]);
     countPos = cp.toArray(new int[0][]);
     countNames = cn.toArray(new String[0]);
+    timeMembers = tm.toArray(new int[0][][]);
+    countMembers = cm.toArray(new int[0][]);
   }
 
   private int index(String column, String what) {
@@ -146,7 +157,14 @@ public final class Layout implements Serializable {
     return row;
   }
 
-  Object[] keyValues(Object key) {
+  /**
+   * The key columns' values of a Flink key: the key itself when the operator is keyed by the value
+   * of its one key column ({@code valueKey}), else the fields of the key {@code Row}.
+   */
+  Object[] keyValues(Object key, boolean valueKey) {
+    if (valueKey) {
+      return new Object[] {key};
+    }
     Object[] v = new Object[keyIdx.length];
     for (int i = 0; i < v.length; i++) {
       v[i] = ((Row) key).getField(i);
@@ -172,35 +190,35 @@ public final class Layout implements Serializable {
     return timeSlot < 0 ? 0 : (Long) row[timeSlot];
   }
 
-  Row outputRow(Object[] keyValues, int group, int window, long start, long end, Object[] values) {
-    Row r = new Row(arity);
-    int k = keyValues.length;
-    for (int i = 0; i < k; i++) {
-      r.setField(i, keyValues[i]);
-    }
-    r.setField(k, timeNames[group][window]);
-    r.setField(k + 1, start);
-    r.setField(k + 2, end);
-    int[] pos = timePos[group][window];
-    for (int j = 0; j < pos.length; j++) {
-      r.setField(pos[j], values[j]);
-    }
-    return r;
+  /**
+   * A result row of time group {@code group}'s window {@code window} with every column null: the row
+   * {@link #fillTime} refills at each result of that window (it sets the same columns every time).
+   */
+  Row emptyRow() {
+    return new Row(arity);
   }
 
-  Row countRow(Object[] keyValues, int group, long start, long end, Object[] values) {
-    Row r = new Row(arity);
+  /** Sets the key columns, window, start, end and the window's aggregates (from the product's {@code results}) of {@code r}. */
+  void fillTime(Row r, Object[] keyValues, int group, int window, long start, long end, List<Object> results) {
+    fill(r, keyValues, timeNames[group][window], start, end, timePos[group][window], timeMembers[group][window], results);
+  }
+
+  /** {@link #fillTime} for count group {@code group}. */
+  void fillCount(Row r, Object[] keyValues, int group, long start, long end, List<Object> results) {
+    fill(r, keyValues, countNames[group], start, end, countPos[group], countMembers[group], results);
+  }
+
+  private static void fill(Row r, Object[] keyValues, String name, long start, long end, int[] pos, int[] members,
+      List<Object> results) {
     int k = keyValues.length;
     for (int i = 0; i < k; i++) {
       r.setField(i, keyValues[i]);
     }
-    r.setField(k, countNames[group]);
+    r.setField(k, name);
     r.setField(k + 1, start);
     r.setField(k + 2, end);
-    int[] pos = countPos[group];
     for (int j = 0; j < pos.length; j++) {
-      r.setField(pos[j], values[j]);
+      r.setField(pos[j], results.get(members[j]));
     }
-    return r;
   }
 }

@@ -17,6 +17,40 @@ public final class SwagFlinkOptions implements Serializable {
   private final int parallelism;
   private final int cacheMaxKeys;
   private final OnError onError;
+  private final KeyLayout keyLayout;
+
+  /**
+   * How the operator keys its state (option {@code key_layout}): the Flink key of a record, and so
+   * the key serializer of the operator's checkpoints and savepoints. A savepoint restores only into
+   * a job with the layout it was taken with.
+   */
+  public enum KeyLayout {
+    /**
+     * A query with one key column is keyed by the column's own value (its type's serializer); a row
+     * whose key is null is keyed by the type's default instance and rejected by the operator. Other
+     * queries are keyed as by {@link #ROW}. The default.
+     */
+    VALUE,
+    /** Every query is keyed by a {@code Row} of its key columns (a {@code RowTypeInfo} key). */
+    ROW;
+
+    /**
+     * The layout named {@code value} or {@code row}.
+     *
+     * @param name the layout's name
+     * @return the layout
+     * @throws SwagException if the name is neither
+     */
+    public static KeyLayout parse(String name) {
+      if ("value".equals(name)) {
+        return VALUE;
+      }
+      if ("row".equals(name)) {
+        return ROW;
+      }
+      throw new SwagException(Kind.INVALID_QUERY, "key_layout: expected 'value' or 'row', got '" + name + "'");
+    }
+  }
 
   /**
    * Keys per operator subtask whose aggregators stay on the heap by default. A key's aggregator
@@ -24,22 +58,25 @@ public final class SwagFlinkOptions implements Serializable {
    */
   public static final int DEFAULT_CACHE_MAX_KEYS = 100_000;
 
-  private SwagFlinkOptions(String operatorName, String uid, int parallelism, int cacheMaxKeys, OnError onError) {
+  private SwagFlinkOptions(String operatorName, String uid, int parallelism, int cacheMaxKeys, OnError onError,
+      KeyLayout keyLayout) {
     this.operatorName = operatorName;
     this.uid = uid;
     this.parallelism = parallelism;
     this.cacheMaxKeys = cacheMaxKeys;
     this.onError = onError;
+    this.keyLayout = keyLayout;
   }
 
   /**
    * Defaults: operator name {@code swag-windows}, no uid, the environment's parallelism,
-   * {@value #DEFAULT_CACHE_MAX_KEYS} cached keys, rejected records to the side output.
+   * {@value #DEFAULT_CACHE_MAX_KEYS} cached keys, rejected records to the side output, the
+   * {@link KeyLayout#VALUE} key layout.
    *
    * @return the default options
    */
   public static SwagFlinkOptions defaults() {
-    return new SwagFlinkOptions("swag-windows", null, -1, DEFAULT_CACHE_MAX_KEYS, OnError.REJECT);
+    return new SwagFlinkOptions("swag-windows", null, -1, DEFAULT_CACHE_MAX_KEYS, OnError.REJECT, KeyLayout.VALUE);
   }
 
   /**
@@ -49,7 +86,7 @@ public final class SwagFlinkOptions implements Serializable {
    * @return a copy with that name
    */
   public SwagFlinkOptions withOperatorName(String name) {
-    return new SwagFlinkOptions(name, uid, parallelism, cacheMaxKeys, onError);
+    return new SwagFlinkOptions(name, uid, parallelism, cacheMaxKeys, onError, keyLayout);
   }
 
   /**
@@ -59,7 +96,7 @@ public final class SwagFlinkOptions implements Serializable {
    * @return a copy with that uid
    */
   public SwagFlinkOptions withUid(String uid) {
-    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError, keyLayout);
   }
 
   /**
@@ -72,7 +109,7 @@ public final class SwagFlinkOptions implements Serializable {
     if (parallelism == 0 || parallelism < -1) {
       throw new SwagException(Kind.INVALID_QUERY, "parallelism: " + parallelism + " (must be >= 1, or -1 for the default)");
     }
-    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError, keyLayout);
   }
 
   /**
@@ -88,7 +125,7 @@ public final class SwagFlinkOptions implements Serializable {
     if (keys < 1) {
       throw new SwagException(Kind.INVALID_QUERY, "cache_max_keys: " + keys + " (must be >= 1)");
     }
-    return new SwagFlinkOptions(operatorName, uid, parallelism, keys, onError);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, keys, onError, keyLayout);
   }
 
   /**
@@ -99,7 +136,27 @@ public final class SwagFlinkOptions implements Serializable {
    * @return a copy with that mode
    */
   public SwagFlinkOptions withOnError(String mode) {
-    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, OnError.parse("on_error", mode));
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, OnError.parse("on_error", mode), keyLayout);
+  }
+
+  /**
+   * How the operator keys its state ({@link KeyLayout}, option {@code key_layout}): {@code value}
+   * (the default) or {@code row}. A savepoint restores only with the layout it was taken with.
+   *
+   * @param layout {@code value} or {@code row}
+   * @return a copy with that layout
+   */
+  public SwagFlinkOptions withKeyLayout(String layout) {
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError, KeyLayout.parse(layout));
+  }
+
+  /**
+   * How the operator keys its state.
+   *
+   * @return the key layout
+   */
+  public KeyLayout keyLayout() {
+    return keyLayout;
   }
 
   /**

@@ -100,6 +100,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private final OnError onError;
   private final OutputTag<Row> rejectedTag;
   private final int cacheMaxKeys;
+  /** Keyed by the value of the one key column ({@link SwagFlinkOptions.KeyLayout#VALUE}), else by a {@code Row}. */
+  private final boolean valueKey;
 
   private transient Layout layout;
   private transient List<WindowGroup> groups;
@@ -118,6 +120,9 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient long restoredWatermark;
   private transient boolean[] accepted;
   private transient StreamRecord<Row> reuse;
+  /** Per time group and window, and per count group, the result row refilled at each result (see {@link #emit}). */
+  private transient Row[][] timeRows;
+  private transient Row[] countRows;
   private transient Counter recordsIn;
   private transient Counter lateRecords;
   private transient Counter rejectedRecords;
@@ -150,7 +155,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     /** A key with the time groups {@code loaded} (from its state), or empty ones (null). */
     KeyState(Object key, StoredWindows[] loaded) {
       this.key = key;
-      this.keyValues = layout.keyValues(key);
+      this.keyValues = layout.keyValues(key, valueKey);
       this.time = loaded != null ? loaded : new StoredWindows[groups.size()];
       this.outs = new KeyWindows.WindowOutput[groups.size()];
       for (int g = 0; g < time.length; g++) {
@@ -223,7 +228,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   }
 
   SwagWindowOperator(String planJson, String[] fieldNames, OutputTag<Row> lateTag, OutputTag<Row> rejectedTag,
-      int cacheMaxKeys, OnError onError) {
+      int cacheMaxKeys, OnError onError, boolean valueKey) {
     if (cacheMaxKeys < 1) {
       throw new SwagException(Kind.INVALID_QUERY, "cache_max_keys: " + cacheMaxKeys + " (must be >= 1)");
     }
@@ -233,6 +238,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     this.lateTag = lateTag;
     this.rejectedTag = rejectedTag;
     this.onError = onError;
+    this.valueKey = valueKey;
   }
 
   private void setUpPlan() {
@@ -249,6 +255,17 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     metaOut = new DataOutputSerializer(64);
     accepted = new boolean[groups.size()];
     reuse = new StreamRecord<>(null);
+    timeRows = new Row[groups.size()][];
+    for (int g = 0; g < timeRows.length; g++) {
+      timeRows[g] = new Row[layout.timePos[g].length];
+      for (int w = 0; w < timeRows[g].length; w++) {
+        timeRows[g][w] = layout.emptyRow();
+      }
+    }
+    countRows = new Row[countGroups.size()];
+    for (int c = 0; c < countRows.length; c++) {
+      countRows[c] = layout.emptyRow();
+    }
     cold = countGroups.isEmpty() ? ColdSlices.of(groups) : null;
     if (cold != null) {
       try {
@@ -344,7 +361,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       sliced |= g.preaggregates();
     }
     return new ExecutedPlan(r, Map.of("name", "flink", "operator", "datastream", "state",
-        sliced ? "slices" : "rows", "cache_max_keys", cacheMaxKeys));
+        sliced ? "slices" : "rows", "cache_max_keys", cacheMaxKeys,
+        "key_layout", valueKey ? "value" : "row"));
   }
 
   /** Publishes the executed plan once: gauge, accumulator (one entry per subtask), INFO log line. */
@@ -516,15 +534,22 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   @Override
   public void onProcessingTime(InternalTimer<Object, VoidNamespace> timer) {}
 
-  /** Emits one result row: key columns, window, window_start, window_end, the aggregate columns. */
+  /**
+   * Emits one result row: key columns, window, window_start, window_end, the aggregate columns. The
+   * window's one {@code Row} is refilled at each result (every column it sets is set again, the other
+   * windows' columns stay null): Flink copies a record handed to a chained operator unless object
+   * reuse is enabled, and with object reuse an operator does not keep its input past its call.
+   */
   private void emit(Object[] keyValues, int group, int window, long start, long end, List<Object> results) {
-    Row r = layout.outputRow(keyValues, group, window, start, end, groups.get(group).outputValues(window, results));
+    Row r = timeRows[group][window];
+    layout.fillTime(r, keyValues, group, window, start, end, results);
     output.collect(reuse.replace(r, end - 1));
   }
 
-  /** Emits one count-window row, timestamped with the record that caused it. */
+  /** Emits one count-window row, timestamped with the record that caused it (its {@code Row} refilled as in {@link #emit}). */
   private void emitCount(Object[] keyValues, int countGroup, long start, long end, List<Object> results) {
-    Row r = layout.countRow(keyValues, countGroup, start, end, countGroups.get(countGroup).outputValues(results));
+    Row r = countRows[countGroup];
+    layout.fillCount(r, keyValues, countGroup, start, end, results);
     output.collect(reuse.replace(r, insertTime));
   }
 

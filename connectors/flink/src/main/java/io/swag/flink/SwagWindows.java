@@ -177,10 +177,12 @@ public final class SwagWindows {
           + ".noWatermarks() and no assignTimestampsAndWatermarks follows), so the time windows over '" + spec.time()
           + "' would never fire; assign a WatermarkStrategy with a timestamp assigner to the input");
     }
-    KeySelector<Row, Object> keys = new KeyExtractor(layout.keyIdx, names);
-    KeyedStream<Row, Object> keyed = input.keyBy(keys, keyType(rt, layout.keyIdx));
+    Object nullKey = options.keyLayout() == SwagFlinkOptions.KeyLayout.VALUE ? nullKey(rt, layout.keyIdx, input) : null;
+    KeyedStream<Row, Object> keyed = nullKey != null
+        ? input.keyBy(new ValueKey(layout.keyIdx[0], names, nullKey), valueKeyType(rt, layout.keyIdx[0]))
+        : input.keyBy(new KeyExtractor(layout.keyIdx, names), keyType(rt, layout.keyIdx));
     SwagWindowOperator op = new SwagWindowOperator(plan.toJson(), names, lateTag(rt), rejectedTag(rt),
-        options.cacheMaxKeys(), options.onError());
+        options.cacheMaxKeys(), options.onError(), nullKey != null);
     SingleOutputStreamOperator<Row> out = keyed.transform(options.operatorName(), outputType(spec, rt), op);
     if (options.uid() != null) {
       out.uid(options.uid());
@@ -311,6 +313,27 @@ public final class SwagWindows {
     return null;
   }
 
+  /**
+   * The key of the rows whose one key column is null under {@link SwagFlinkOptions.KeyLayout#VALUE}
+   * (the operator rejects them, so it only picks their subtask: Flink's partitioner takes no null
+   * key): the default instance of the column's type; null when the query is keyed by a {@code Row}
+   * (not one key column, or a column of a type other than a basic, SQL time or {@code java.time} one).
+   */
+  static Object nullKey(RowTypeInfo rt, int[] keyIdx, DataStream<Row> input) {
+    if (keyIdx.length != 1) {
+      return null;
+    }
+    TypeInformation<?> t = rt.getTypeAt(keyIdx[0]);
+    if (!(t instanceof BasicTypeInfo || t instanceof SqlTimeTypeInfo || t instanceof LocalTimeTypeInfo)) {
+      return null;
+    }
+    return t.createSerializer(input.getExecutionConfig().getSerializerConfig()).createInstance();
+  }
+
+  private static TypeInformation<Object> valueKeyType(RowTypeInfo rt, int keyIdx) {
+    return rt.getTypeAt(keyIdx);
+  }
+
   private static TypeInformation<Object> keyType(RowTypeInfo rt, int[] keyIdx) {
     TypeInformation<?> t;
     if (keyIdx.length == 0) {
@@ -415,6 +438,30 @@ public final class SwagWindows {
       case LIST -> new GenericTypeInfo<>(List.class);
       case STRUCT -> new GenericTypeInfo<>(Object.class);
     };
+  }
+
+  /**
+   * Flink key of a row with one key column under {@link SwagFlinkOptions.KeyLayout#VALUE}: the
+   * column's value, or {@code nullKey} (the type's default instance) for a null one, which the
+   * operator rejects without touching that key's state.
+   */
+  static final class ValueKey implements KeySelector<Row, Object>, Serializable {
+    private static final long serialVersionUID = 1L;
+    private final int keyIdx;
+    private final String name;
+    private final Object nullKey;
+
+    ValueKey(int keyIdx, String[] names, Object nullKey) {
+      this.keyIdx = keyIdx;
+      this.name = names[keyIdx];
+      this.nullKey = nullKey;
+    }
+
+    @Override
+    public Object getKey(Row in) {
+      Object v = in.getFieldNames(false) != null ? in.getField(name) : in.getField(keyIdx);
+      return v != null ? v : nullKey;
+    }
   }
 
   /** Flink key of a row: a Row of the key columns (nulls allowed: the operator rejects them), or 0 without key columns. */

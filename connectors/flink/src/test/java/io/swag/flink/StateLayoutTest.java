@@ -115,7 +115,7 @@ class StateLayoutTest {
     for (String layout : List.of("slices", "rows", "udaf")) {
       Plan plan = Planner.plan(query(layout));
       SwagWindowOperator op = new SwagWindowOperator(plan.toJson(), TestStreams.TYPE.getFieldNames(), null, null, 7,
-          io.swag.core.plan.OnError.REJECT);
+          io.swag.core.plan.OnError.REJECT, true);
       ExecutedPlan e = op.executedPlan();
       assertEquals(layout.equals("rows") ? "rows" : "slices", e.engine().get("state"), e.toJson());
       assertEquals(7, ((Number) e.engine().get("cache_max_keys")).intValue());

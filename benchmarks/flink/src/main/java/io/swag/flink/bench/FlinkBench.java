@@ -151,8 +151,77 @@ public final class FlinkBench {
   }
 
   static double run(StreamExecutionEnvironment env, long n, String name) throws Exception {
+    ThreadCpu.start();
     JobExecutionResult r = env.execute(name);
+    ThreadCpu.stop(n);
     return n * 1000.0 / Math.max(1, r.getNetRuntime());
+  }
+
+  /**
+   * CPU time per record of a job's two tasks, from the JVM's per-thread CPU clocks: the source task
+   * ({@code Source: gen ...}: generator, timestamps, serialization) and the keyed operator's task
+   * (deserialization, the operator, the chained sink). A daemon thread reads every live thread's
+   * CPU time every {@value #PERIOD_MS} ms while the job runs and keeps each task thread's last
+   * reading, so a task's last period (at most {@value #PERIOD_MS} ms) is not counted. Unlike
+   * records/s, these do not count the time a thread waits for a core on a shared machine.
+   */
+  static final class ThreadCpu {
+    static final long PERIOD_MS = 10;
+    private static final java.lang.management.ThreadMXBean MX = java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final java.util.Map<Long, long[]> LAST = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final java.util.Map<Long, String> NAMES = new java.util.concurrent.ConcurrentHashMap<>();
+    private static volatile boolean running;
+    private static Thread sampler;
+    /** The last job's CPU ns per record: source task, operator task. */
+    static double sourceNs;
+    static double operatorNs;
+
+    static void start() {
+      LAST.clear();
+      NAMES.clear();
+      running = true;
+      sampler = new Thread(() -> {
+        while (running) {
+          sample();
+          try {
+            Thread.sleep(PERIOD_MS);
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }, "bench-thread-cpu");
+      sampler.setDaemon(true);
+      sampler.start();
+    }
+
+    private static void sample() {
+      for (java.lang.management.ThreadInfo t : MX.getThreadInfo(MX.getAllThreadIds())) {
+        if (t == null || !t.getThreadName().contains("(1/1)#")) {
+          continue;
+        }
+        long cpu = MX.getThreadCpuTime(t.getThreadId());
+        if (cpu > 0) {
+          LAST.computeIfAbsent(t.getThreadId(), k -> new long[1])[0] = cpu;
+          NAMES.putIfAbsent(t.getThreadId(), t.getThreadName());
+        }
+      }
+    }
+
+    static void stop(long n) throws InterruptedException {
+      running = false;
+      sampler.join();
+      long source = 0;
+      long operator = 0;
+      for (var e : LAST.entrySet()) {
+        if (NAMES.get(e.getKey()).startsWith("Source: gen")) {
+          source += e.getValue()[0];
+        } else {
+          operator += e.getValue()[0];
+        }
+      }
+      sourceNs = source / (double) n;
+      operatorNs = operator / (double) n;
+    }
   }
 
   static double swagTime(long n, long size, long slide, long disorder) throws Exception {
@@ -166,7 +235,7 @@ public final class FlinkBench {
 
   /**
    * The ceiling of the job graph: the same source, timestamps and {@code keyBy(k)} (a {@code BIGINT}
-   * key, or with {@code rowKey} a one-column {@code Row} as swag keys by), then a keyed operator that forwards every record (one row out per record, as swag emits at
+   * key, or with {@code rowKey} a one-column {@code Row}, as swag keys by under {@code key_layout} {@code row}), then a keyed operator that forwards every record (one row out per record, as swag emits at
    * every window/slide of this benchmark: one row per key and slide), then the sink.
    */
   static double passthrough(long n, long size, boolean rowKey) throws Exception {
@@ -177,7 +246,7 @@ public final class FlinkBench {
     return run(env, n, "passthrough " + size + (rowKey ? " row key" : ""));
   }
 
-  /** The key as swag's operator keys it: a {@code Row} of the key columns (here one, {@code k}). */
+  /** The key as swag's operator keys it under {@code key_layout} {@code row}: a {@code Row} of the key columns (here one, {@code k}). */
   static final class RowKey implements org.apache.flink.api.java.functions.KeySelector<Row, Row> {
     private static final long serialVersionUID = 1L;
 
@@ -359,6 +428,7 @@ public final class FlinkBench {
       passthrough(base / 4, KEYS, false);
       passthrough(base / 4, KEYS, true);
       String[] engines = {"swag", "passthrough", "passthrough_rowkey"};
+      lines.set(0, "benchmark,param,engine,records,records_per_s,source_cpu_ns_per_record,operator_cpu_ns_per_record");
       for (int round = 0; round < rounds; round++) {
         for (int i = 0; i < ratios.length; i++) {
           long size = ratios[i] * KEYS;
@@ -369,7 +439,7 @@ public final class FlinkBench {
               case "passthrough" -> passthrough(base, size, false);
               default -> passthrough(base, size, true);
             };
-            add(lines, o, "time_window_ceiling", ratios[i], engine, base, rps);
+            add(lines, o, "time_window_ceiling", ratios[i], engine, base, rps, ThreadCpu.sourceNs, ThreadCpu.operatorNs);
           }
         }
       }
@@ -435,6 +505,14 @@ public final class FlinkBench {
     }
     Files.write(Path.of(outPath), lines);
     o.println("wrote " + outPath);
+  }
+
+  private static void add(List<String> lines, PrintStream o, String bench, long param, String engine, long n, double rps,
+      double sourceNs, double operatorNs) {
+    String l = bench + "," + param + "," + engine + "," + n + "," + String.format(Locale.ROOT, "%.0f,%.1f,%.1f", rps,
+        sourceNs, operatorNs);
+    lines.add(l);
+    o.println(l);
   }
 
   private static void add(List<String> lines, PrintStream o, String bench, long param, String engine, long n, double rps) {
