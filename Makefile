@@ -163,7 +163,7 @@ bench-flink-repeat:
 	$(FLINK_BENCH) repeat target/bench-flink-repeat.csv
 
 # Engine ceilings (docs/benchmarks-flink.md "Engine ceilings"): swag against a pass-through keyed
-# operator in the same job graph (Long key, and a Row key as swag's), alternating, at window/slide
+# operator in the same job graph (a Long key, as swag keys a one-column query), alternating, at window/slide
 # 1 ... 8,192; FLINK_CEILING_ROUNDS rounds per invocation (3: about 2.5 min under the lock)
 FLINK_CEILING_ROUNDS ?= 3
 .PHONY: bench-flink-ceiling
