@@ -1179,10 +1179,12 @@ abstract class BTreeCore implements TimedAggregator {
     if (from <= oldestTime() && to >= youngestTime()) {
       return querySlot(); // the whole window: O(1) from the fingers and the root
     }
-    int nf = searchNode(from);
-    int nt = searchNode(to);
+    boolean fromAll = from <= oldestTime(); // a bound beyond the window's end is beyond every subtree
+    boolean toAll = to >= youngestTime();
+    int nf = fromAll ? leftFinger : searchNode(from);
+    int nt = toAll ? rightFinger : searchNode(to);
     int top = leastCommonAncestor(nf, nt);
-    queryRec(top, from, false, to, false, RES);
+    queryRec(top, from, fromAll, to, toAll, RES);
     return RES;
   }
 
@@ -1218,12 +1220,21 @@ abstract class BTreeCore implements TimedAggregator {
    * {@code [from, to]}; {@code fromInf}/{@code toInf} say that the bound is below/above the whole
    * subtree (the neighbouring separator in the parent is inside the range), in which case a
    * stored up-aggregate is used instead of recursing. Spine nodes and the FiBA root have no
-   * up-aggregate but lie on the two recursion chains.
+   * up-aggregate but lie on the two recursion chains, except the FiBA root's first and last
+   * children: the whole subtree of the first is {@code Π←} of the left finger, of the last
+   * {@code Π→} of the right finger (a query whose bound lies beyond the window's end reads it in
+   * one combine instead of walking down that spine).
    */
   final void queryRec(int k, long from, boolean fromInf, long to, boolean toInf, int acc) {
-    if (fromInf && toInf && hasAggUp(k)) {
-      comb(acc, acc, aggSlot(k));
-      return;
+    if (fromInf && toInf) {
+      if (hasAggUp(k)) {
+        comb(acc, acc, aggSlot(k));
+        return;
+      }
+      if (finger && parent[k] == root) {
+        comb(acc, acc, aggSlot(isLeft(k) ? leftFinger : rightFinger));
+        return;
+      }
     }
     int a = cnt[k];
     boolean leaf = isLeaf(k);
