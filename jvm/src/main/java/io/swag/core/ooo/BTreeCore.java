@@ -34,7 +34,9 @@ import java.util.Objects;
  * full and full (measured at n = 2^22: 39-53 bytes per entry, see the test MemoryReport).
  *
  * <p>Subclasses choose where aggregates live ({@link #finger}): in the classic tree every node
- * stores its up-aggregate and searches start at the root; in the finger tree (Section 3.2) only
+ * stores its up-aggregate and searches start at the root (but for the window's two ends: an
+ * insert beyond either end and an eviction of the oldest entry go straight to the finger leaf,
+ * which both trees keep); in the finger tree (Section 3.2) only
  * non-spine nodes do, the root stores its inner aggregate, left- and right-spine nodes their left
  * and right aggregates, and searches start at a finger.
  *
@@ -747,8 +749,8 @@ abstract class BTreeCore implements TimedAggregator {
 
   /**
    * Figure 7 {@code insert}: search, local insert (or combine into an equal time), rebalance, repair.
-   * FiBA inserts in time order (beyond the right finger) or below the oldest time go straight to
-   * the finger. When the new entry lands at an end of a leaf that does not split, and the leaf's
+   * Inserts in time order (beyond the right finger) or below the oldest time go straight to the
+   * finger (in both trees). When the new entry lands at an end of a leaf that does not split, and the leaf's
    * aggregate has that end as its own end (appending to an up-aggregate, the root's inner
    * aggregate or a right-spine {@code Π→}; prepending to an up-aggregate, the root or a left-spine
    * {@code Π←}), the aggregate is extended by one combine instead of being recomputed; the
@@ -757,24 +759,15 @@ abstract class BTreeCore implements TimedAggregator {
   final void insertLifted(long t, int src) {
     int y;
     int i;
-    if (finger) {
-      int rf = rightFinger;
-      int ar = cnt[rf];
-      int lf = leftFinger;
-      if (ar > 0 && t > times[rf * cap + ar - 1]) {
-        y = rf;
-        i = ar;
-      } else if (ar > 0 && t < times[lf * cap]) {
-        y = lf;
-        i = 0;
-      } else {
-        y = searchNode(t);
-        i = sIdx;
-        if (sFound) {
-          combineInto(y, i, src);
-          return;
-        }
-      }
+    int rf = rightFinger;
+    int ar = cnt[rf];
+    int lf = leftFinger;
+    if (ar > 0 && t > times[rf * cap + ar - 1]) {
+      y = rf;
+      i = ar;
+    } else if (ar > 0 && t < times[lf * cap]) {
+      y = lf;
+      i = 0;
     } else {
       y = searchNode(t);
       i = sIdx;
@@ -944,7 +937,7 @@ abstract class BTreeCore implements TimedAggregator {
     int y;
     int i;
     int lf = leftFinger;
-    if (finger && times[lf * cap] == t) { // the oldest entry: O(1) at the left finger
+    if (times[lf * cap] == t) { // the oldest entry: O(1) at the left finger
       y = lf;
       i = 0;
     } else {
