@@ -1216,7 +1216,9 @@ abstract class BTreeCore implements TimedAggregator {
    * up-aggregate but lie on the two recursion chains, except the FiBA root's first and last
    * children: the whole subtree of the first is {@code Π←} of the left finger, of the last
    * {@code Π→} of the right finger (a query whose bound lies beyond the window's end reads it in
-   * one combine instead of walking down that spine).
+   * one combine instead of walking down that spine), and a deeper spine node inside the range
+   * whose own aggregate is stored ({@link #OWN}): one combine for it, and the recursion goes on
+   * into its spine child alone.
    */
   final void queryRec(int k, long from, boolean fromInf, long to, boolean toInf, int acc) {
     if (fromInf && toInf) {
@@ -1226,6 +1228,17 @@ abstract class BTreeCore implements TimedAggregator {
       }
       if (finger && parent[k] == root) {
         comb(acc, acc, aggSlot(isLeft(k) ? leftFinger : rightFinger));
+        return;
+      }
+      if ((flags[k] & OWN) != 0) { // a deeper spine node: its own part is stored, only its spine child recurses
+        int own = aggSlot(k) - 1;
+        if (isLeft(k)) {
+          queryRec(kid(k, 0), from, true, to, true, acc);
+          comb(acc, acc, own);
+        } else {
+          comb(acc, acc, own);
+          queryRec(kid(k, cnt[k]), from, true, to, true, acc);
+        }
         return;
       }
     }
