@@ -113,6 +113,17 @@ public final class DoublePartials extends Partials {
     return Arrays.copyOfRange(a, src * w, src * w + w);
   }
 
+  /**
+   * The backing array, slot {@code s} at {@code [s * width, s * width + width)}, for a caller that
+   * runs the function's kernels on it directly (a typed path without the store's index arithmetic).
+   * Valid until the next {@link #resize}, which may replace it.
+   *
+   * @return the backing array
+   */
+  public double[] array() {
+    return a;
+  }
+
   @Override
   public AggregateFunction<?, ?, ?> function() {
     return f;

@@ -1,6 +1,8 @@
 package io.swag.core.ooo;
 
 import io.swag.core.AggregateFunction;
+import io.swag.core.DoubleFunction;
+import io.swag.core.DoublePartials;
 import io.swag.core.ObjectPartials;
 import io.swag.core.Partials;
 import io.swag.core.TimedAggregator;
@@ -32,7 +34,9 @@ import java.util.Objects;
  * full and full (measured at n = 2^22: 39-53 bytes per entry, see the test MemoryReport).
  *
  * <p>Subclasses choose where aggregates live ({@link #finger}): in the classic tree every node
- * stores its up-aggregate and searches start at the root; in the finger tree (Section 3.2) only
+ * stores its up-aggregate and searches start at the root (but for the window's two ends: an
+ * insert beyond either end and an eviction of the oldest entry go straight to the finger leaf,
+ * which both trees keep); in the finger tree (Section 3.2) only
  * non-spine nodes do, the root stores its inner aggregate, left- and right-spine nodes their left
  * and right aggregates, and searches start at a finger.
  *
@@ -59,6 +63,12 @@ abstract class BTreeCore implements TimedAggregator {
   final AggregateFunction<?, ?, ?> fn;
   final Partials p;
   final boolean objectStore;
+  /**
+   * Typed path: the function when the store is a {@link DoublePartials} of width 1 (slot = array
+   * index), else null; {@link #da} is then the store's array, refreshed after every resize.
+   */
+  final DoubleFunction df;
+  double[] da;
   /** MIN_ARITY and MAX_ARITY = 2 MIN_ARITY. */
   final int minArity;
   final int maxArity;
@@ -105,12 +115,14 @@ abstract class BTreeCore implements TimedAggregator {
     this.fn = Objects.requireNonNull(fn, "fn");
     this.p = fn.newPartials();
     this.objectStore = p instanceof ObjectPartials;
+    this.df = p instanceof DoublePartials && fn instanceof DoubleFunction d && d.width() == 1 ? d : null;
     this.minArity = minArity;
     this.maxArity = 2 * minArity;
     this.cap = maxArity;
     this.stride = cap + 1;
     this.finger = finger;
     p.resize(SCRATCH);
+    refreshArray();
     root = alloc();
     flags[root] = LEAF;
     leftFinger = root;
@@ -177,6 +189,7 @@ abstract class BTreeCore implements TimedAggregator {
     flags = Arrays.copyOf(flags, nc);
     aggCnt = Arrays.copyOf(aggCnt, nc);
     p.resize(SCRATCH + nc * stride);
+    refreshArray();
     nodeCap = nc;
   }
 
@@ -235,12 +248,36 @@ abstract class BTreeCore implements TimedAggregator {
     freeHead = k;
   }
 
+  private void refreshArray() {
+    if (df != null) {
+      da = ((DoublePartials) p).array();
+    }
+  }
+
+  /** {@code slot[dst] = slot[older] ⊕ slot[newer]} through the typed path when there is one. */
+  final void comb(int dst, int older, int newer) {
+    if (df != null) {
+      df.combine(da, dst, older, newer);
+    } else {
+      p.combine(dst, older, newer);
+    }
+  }
+
+  /** {@code slot[dst] = slot[src]} through the typed path when there is one. */
+  final void cp(int dst, int src) {
+    if (df != null) {
+      da[dst] = da[src];
+    } else {
+      p.copy(dst, src);
+    }
+  }
+
   // ---------------------------------------------------------------- local node edits
 
   /** Moves entry {@code (src, si)} to {@code (dst, di)}: time and partial (the caller clears {@code dst}'s {@link #OWN}). */
   final void moveEntry(int dst, int di, int src, int si) {
     times[dst * cap + di] = times[src * cap + si];
-    p.copy(vslot(dst, di), vslot(src, si));
+    cp(vslot(dst, di), vslot(src, si));
   }
 
   final void setKid(int k, int i, int c) {
@@ -261,10 +298,10 @@ abstract class BTreeCore implements TimedAggregator {
     int vb = SCRATCH + k * stride;
     for (int j = a; j > i; j--) { // at most 2μ entries: one short loop moves times and partials
       times[tb + j] = times[tb + j - 1];
-      p.copy(vb + j, vb + j - 1);
+      cp(vb + j, vb + j - 1);
     }
     times[tb + i] = t;
-    p.copy(vb + i, src);
+    cp(vb + i, src);
     if (rightKid >= 0) {
       int kb = k * stride;
       for (int j = a + 1; j > i + 1; j--) {
@@ -285,7 +322,7 @@ abstract class BTreeCore implements TimedAggregator {
     int vb = SCRATCH + k * stride;
     for (int j = i; j < a - 1; j++) {
       times[tb + j] = times[tb + j + 1];
-      p.copy(vb + j, vb + j + 1);
+      cp(vb + j, vb + j + 1);
     }
     if (objectStore) {
       p.release(vb + a - 1);
@@ -355,9 +392,9 @@ abstract class BTreeCore implements TimedAggregator {
         if (a == 0) {
           p.setIdentity(dst);
         } else {
-          p.copy(dst, vb);
+          cp(dst, vb);
           for (int i = 1; i < a; i++) {
-            p.combine(dst, dst, vb + i);
+            comb(dst, dst, vb + i);
           }
         }
         aggCnt[k] = a;
@@ -369,17 +406,17 @@ abstract class BTreeCore implements TimedAggregator {
         int c = a;
         if (a == 0) {
           if (withParent) {
-            p.copy(dst, aggSlot(pa));
+            cp(dst, aggSlot(pa));
           } else {
             p.setIdentity(dst);
           }
         } else {
-          p.copy(dst, vb);
+          cp(dst, vb);
           for (int i = 1; i < a; i++) {
-            p.combine(dst, dst, vb + i);
+            comb(dst, dst, vb + i);
           }
           if (withParent) {
-            p.combine(dst, dst, aggSlot(pa));
+            comb(dst, dst, aggSlot(pa));
           }
         }
         aggCnt[k] = c;
@@ -410,11 +447,11 @@ abstract class BTreeCore implements TimedAggregator {
       }
       int z = kids[kb];
       int c = a + aggCnt[z];
-      p.copy(dst, SCRATCH + z * stride + cap);
+      cp(dst, SCRATCH + z * stride + cap);
       for (int i = 0; i < a; i++) {
         z = kids[kb + i + 1];
-        p.combine(dst, dst, vb + i);
-        p.combine(dst, dst, SCRATCH + z * stride + cap);
+        comb(dst, dst, vb + i);
+        comb(dst, dst, SCRATCH + z * stride + cap);
         c += aggCnt[z];
       }
       aggCnt[k] = c;
@@ -425,11 +462,11 @@ abstract class BTreeCore implements TimedAggregator {
       if (a == 0) {
         p.setIdentity(dst);
       } else {
-        p.copy(dst, vb);
+        cp(dst, vb);
         for (int i = 1; i < a; i++) {
           int z = kids[kb + i];
-          p.combine(dst, dst, SCRATCH + z * stride + cap);
-          p.combine(dst, dst, vb + i);
+          comb(dst, dst, SCRATCH + z * stride + cap);
+          comb(dst, dst, vb + i);
           c += aggCnt[z];
         }
       }
@@ -447,33 +484,33 @@ abstract class BTreeCore implements TimedAggregator {
     final int own = dst - 1; // value slot C - 1
     if ((f & LEFT) != 0) { // own = v0 Π↑(z1) ... v_{a-1} Π↑(z_a); Π← = own Π←(parent)
       int z = kids[kb + 1];
-      p.combine(own, vb, SCRATCH + z * stride + cap);
+      comb(own, vb, SCRATCH + z * stride + cap);
       c += aggCnt[z];
       for (int i = 1; i < a; i++) {
         z = kids[kb + i + 1];
-        p.combine(own, own, vb + i);
-        p.combine(own, own, SCRATCH + z * stride + cap);
+        comb(own, own, vb + i);
+        comb(own, own, SCRATCH + z * stride + cap);
         c += aggCnt[z];
       }
       if (withParent) {
-        p.combine(dst, own, aggSlot(pa));
+        comb(dst, own, aggSlot(pa));
       } else {
-        p.copy(dst, own);
+        cp(dst, own);
       }
     } else { // own = Π↑(z0) v0 ... Π↑(z_{a-1}) v_{a-1}; Π→ = Π→(parent) own
       int z = kids[kb];
-      p.combine(own, SCRATCH + z * stride + cap, vb);
+      comb(own, SCRATCH + z * stride + cap, vb);
       c += aggCnt[z];
       for (int i = 1; i < a; i++) {
         z = kids[kb + i];
-        p.combine(own, own, SCRATCH + z * stride + cap);
-        p.combine(own, own, vb + i);
+        comb(own, own, SCRATCH + z * stride + cap);
+        comb(own, own, vb + i);
         c += aggCnt[z];
       }
       if (withParent) {
-        p.combine(dst, aggSlot(pa), own);
+        comb(dst, aggSlot(pa), own);
       } else {
-        p.copy(dst, own);
+        cp(dst, own);
       }
     }
     flags[k] = (byte) (f | OWN);
@@ -491,41 +528,41 @@ abstract class BTreeCore implements TimedAggregator {
     if ((flags[k] & LEFT) != 0) { // Π← = v0 Π↑(z1) ... v_{a-1} Π↑(z_a) Π←(parent)
       if (a == 0) {
         if (withParent) {
-          p.copy(dst, aggSlot(pa));
+          cp(dst, aggSlot(pa));
         } else {
           p.setIdentity(dst);
         }
       } else {
-        p.copy(dst, vb);
+        cp(dst, vb);
         for (int i = 1; i <= a; i++) {
           int z = kids[kb + i];
-          p.combine(dst, dst, SCRATCH + z * stride + cap);
+          comb(dst, dst, SCRATCH + z * stride + cap);
           c += aggCnt[z];
           if (i < a) {
-            p.combine(dst, dst, vb + i);
+            comb(dst, dst, vb + i);
           }
         }
         if (withParent) {
-          p.combine(dst, dst, aggSlot(pa));
+          comb(dst, dst, aggSlot(pa));
         }
       }
     } else { // Π→ = Π→(parent) Π↑(z0) v0 ... Π↑(z_{a-1}) v_{a-1}
       int i = 0;
       if (withParent) {
-        p.copy(dst, aggSlot(pa));
+        cp(dst, aggSlot(pa));
       } else if (a == 0) {
         p.setIdentity(dst);
       } else {
         int z = kids[kb];
-        p.copy(dst, SCRATCH + z * stride + cap);
+        cp(dst, SCRATCH + z * stride + cap);
         c += aggCnt[z];
-        p.combine(dst, dst, vb);
+        comb(dst, dst, vb);
         i = 1;
       }
       for (; i < a; i++) {
         int z = kids[kb + i];
-        p.combine(dst, dst, SCRATCH + z * stride + cap);
-        p.combine(dst, dst, vb + i);
+        comb(dst, dst, SCRATCH + z * stride + cap);
+        comb(dst, dst, vb + i);
         c += aggCnt[z];
       }
     }
@@ -547,11 +584,11 @@ abstract class BTreeCore implements TimedAggregator {
     final int dst = aggSlot(y);
     final int pa = parent[y];
     if (pa == root) {
-      p.copy(dst, dst - 1);
+      cp(dst, dst - 1);
     } else if ((f & LEFT) != 0) {
-      p.combine(dst, dst - 1, aggSlot(pa));
+      comb(dst, dst - 1, aggSlot(pa));
     } else {
-      p.combine(dst, aggSlot(pa), dst - 1);
+      comb(dst, aggSlot(pa), dst - 1);
     }
   }
 
@@ -712,8 +749,8 @@ abstract class BTreeCore implements TimedAggregator {
 
   /**
    * Figure 7 {@code insert}: search, local insert (or combine into an equal time), rebalance, repair.
-   * FiBA inserts in time order (beyond the right finger) or below the oldest time go straight to
-   * the finger. When the new entry lands at an end of a leaf that does not split, and the leaf's
+   * Inserts in time order (beyond the right finger) or below the oldest time go straight to the
+   * finger (in both trees). When the new entry lands at an end of a leaf that does not split, and the leaf's
    * aggregate has that end as its own end (appending to an up-aggregate, the root's inner
    * aggregate or a right-spine {@code Π→}; prepending to an up-aggregate, the root or a left-spine
    * {@code Π←}), the aggregate is extended by one combine instead of being recomputed; the
@@ -722,24 +759,15 @@ abstract class BTreeCore implements TimedAggregator {
   final void insertLifted(long t, int src) {
     int y;
     int i;
-    if (finger) {
-      int rf = rightFinger;
-      int ar = cnt[rf];
-      int lf = leftFinger;
-      if (ar > 0 && t > times[rf * cap + ar - 1]) {
-        y = rf;
-        i = ar;
-      } else if (ar > 0 && t < times[lf * cap]) {
-        y = lf;
-        i = 0;
-      } else {
-        y = searchNode(t);
-        i = sIdx;
-        if (sFound) {
-          combineInto(y, i, src);
-          return;
-        }
-      }
+    int rf = rightFinger;
+    int ar = cnt[rf];
+    int lf = leftFinger;
+    if (ar > 0 && t > times[rf * cap + ar - 1]) {
+      y = rf;
+      i = ar;
+    } else if (ar > 0 && t < times[lf * cap]) {
+      y = lf;
+      i = 0;
     } else {
       y = searchNode(t);
       i = sIdx;
@@ -771,8 +799,8 @@ abstract class BTreeCore implements TimedAggregator {
         // up-aggregate of y and the separator too, which now end it
         split(y);
         int dst = aggSlot(pa);
-        p.combine(dst, dst, aggSlot(y));
-        p.combine(dst, dst, vslot(pa, cnt[pa] - 1));
+        comb(dst, dst, aggSlot(y));
+        comb(dst, dst, vslot(pa, cnt[pa] - 1));
         aggCnt[pa] += aggCnt[y] + 1;
         repair(rightFinger);
         return;
@@ -802,9 +830,9 @@ abstract class BTreeCore implements TimedAggregator {
     while (true) {
       int dst = aggSlot(c);
       if (atEnd) {
-        p.combine(dst, dst, v);
+        comb(dst, dst, v);
       } else {
-        p.combine(dst, v, dst);
+        comb(dst, v, dst);
       }
       aggCnt[c]++;
       if (!up || c == root) {
@@ -824,7 +852,7 @@ abstract class BTreeCore implements TimedAggregator {
   private void combineInto(int y, int i, int src) {
     int s = vslot(y, i);
     flags[y] &= ~OWN;
-    p.combine(s, s, src); // old ⊗ new
+    comb(s, s, src); // old ⊗ new
     repairAggs(y, false, false);
   }
 
@@ -874,7 +902,7 @@ abstract class BTreeCore implements TimedAggregator {
     int nz = a - m - 1;
     System.arraycopy(times, y * cap + m + 1, times, z * cap, nz);
     for (int j = 0; j < nz; j++) {
-      p.copy(vslot(z, j), vslot(y, m + 1 + j));
+      cp(vslot(z, j), vslot(y, m + 1 + j));
     }
     if (!leaf) {
       for (int j = 0; j <= nz; j++) {
@@ -909,7 +937,7 @@ abstract class BTreeCore implements TimedAggregator {
     int y;
     int i;
     int lf = leftFinger;
-    if (finger && times[lf * cap] == t) { // the oldest entry: O(1) at the left finger
+    if (times[lf * cap] == t) { // the oldest entry: O(1) at the left finger
       y = lf;
       i = 0;
     } else {
@@ -1115,8 +1143,8 @@ abstract class BTreeCore implements TimedAggregator {
     if (!finger || isLeaf(root)) {
       return aggSlot(root);
     }
-    p.combine(RES, aggSlot(leftFinger), aggSlot(root));
-    p.combine(RES, RES, aggSlot(rightFinger));
+    comb(RES, aggSlot(leftFinger), aggSlot(root));
+    comb(RES, RES, aggSlot(rightFinger));
     return RES;
   }
 
@@ -1144,10 +1172,12 @@ abstract class BTreeCore implements TimedAggregator {
     if (from <= oldestTime() && to >= youngestTime()) {
       return querySlot(); // the whole window: O(1) from the fingers and the root
     }
-    int nf = searchNode(from);
-    int nt = searchNode(to);
+    boolean fromAll = from <= oldestTime(); // a bound beyond the window's end is beyond every subtree
+    boolean toAll = to >= youngestTime();
+    int nf = fromAll ? leftFinger : searchNode(from);
+    int nt = toAll ? rightFinger : searchNode(to);
     int top = leastCommonAncestor(nf, nt);
-    queryRec(top, from, false, to, false, RES);
+    queryRec(top, from, fromAll, to, toAll, RES);
     return RES;
   }
 
@@ -1183,12 +1213,34 @@ abstract class BTreeCore implements TimedAggregator {
    * {@code [from, to]}; {@code fromInf}/{@code toInf} say that the bound is below/above the whole
    * subtree (the neighbouring separator in the parent is inside the range), in which case a
    * stored up-aggregate is used instead of recursing. Spine nodes and the FiBA root have no
-   * up-aggregate but lie on the two recursion chains.
+   * up-aggregate but lie on the two recursion chains, except the FiBA root's first and last
+   * children: the whole subtree of the first is {@code Π←} of the left finger, of the last
+   * {@code Π→} of the right finger (a query whose bound lies beyond the window's end reads it in
+   * one combine instead of walking down that spine), and a deeper spine node inside the range
+   * whose own aggregate is stored ({@link #OWN}): one combine for it, and the recursion goes on
+   * into its spine child alone.
    */
   final void queryRec(int k, long from, boolean fromInf, long to, boolean toInf, int acc) {
-    if (fromInf && toInf && hasAggUp(k)) {
-      p.combine(acc, acc, aggSlot(k));
-      return;
+    if (fromInf && toInf) {
+      if (hasAggUp(k)) {
+        comb(acc, acc, aggSlot(k));
+        return;
+      }
+      if (finger && parent[k] == root) {
+        comb(acc, acc, aggSlot(isLeft(k) ? leftFinger : rightFinger));
+        return;
+      }
+      if ((flags[k] & OWN) != 0) { // a deeper spine node: its own part is stored, only its spine child recurses
+        int own = aggSlot(k) - 1;
+        if (isLeft(k)) {
+          queryRec(kid(k, 0), from, true, to, true, acc);
+          comb(acc, acc, own);
+        } else {
+          comb(acc, acc, own);
+          queryRec(kid(k, cnt[k]), from, true, to, true, acc);
+        }
+        return;
+      }
     }
     int a = cnt[k];
     boolean leaf = isLeaf(k);
@@ -1205,7 +1257,7 @@ abstract class BTreeCore implements TimedAggregator {
       }
       boolean geFrom = fromInf || from <= ti;
       if (geFrom) {
-        p.combine(acc, acc, vslot(k, i));
+        comb(acc, acc, vslot(k, i));
       }
       if (!leaf && (toInf || ti < to)) {
         if (i + 1 < a) {

@@ -306,7 +306,7 @@ public final class BulkFingerBTree extends FingerBTree {
     int tb = y * cap;
     System.arraycopy(times, tb + c, times, tb, a - c);
     for (int i = 0; i < a - c; i++) {
-      p.copy(vslot(y, i), vslot(y, i + c));
+      cp(vslot(y, i), vslot(y, i + c));
     }
     if (objectStore) {
       for (int i = a - c; i < a; i++) {
@@ -351,7 +351,7 @@ public final class BulkFingerBTree extends FingerBTree {
     int tb = y * cap;
     System.arraycopy(times, tb + c, times, tb, a - c);
     for (int i = 0; i < a - c; i++) {
-      p.copy(vslot(y, i), vslot(y, i + c));
+      cp(vslot(y, i), vslot(y, i + c));
     }
     if (objectStore) {
       for (int i = a - c; i < a; i++) {
@@ -376,7 +376,7 @@ public final class BulkFingerBTree extends FingerBTree {
     int tb = nbr * cap;
     System.arraycopy(times, tb, times, tb + shift, an);
     for (int i = an - 1; i >= 0; i--) {
-      p.copy(vslot(nbr, i + shift), vslot(nbr, i));
+      cp(vslot(nbr, i + shift), vslot(nbr, i));
     }
     for (int i = 0; i < ay; i++) {
       moveEntry(nbr, i, y, i);
@@ -582,7 +582,7 @@ public final class BulkFingerBTree extends FingerBTree {
       if (sFound) { // recomputation event: combine in arrival order into the existing entry
         int s = vslot(sNode, sIdx);
         for (int q = r; q < e; q++) {
-          p.combine(s, s, liftedSlot(q));
+          comb(s, s, liftedSlot(q));
         }
         if (sHeight == 0) {
           touch(sNode);
@@ -592,7 +592,7 @@ public final class BulkFingerBTree extends FingerBTree {
       } else { // insertion event: equal times inside the bulk combine first, in arrival order
         int s = liftedSlot(r);
         for (int q = r + 1; q < e; q++) {
-          p.combine(s, s, liftedSlot(q));
+          comb(s, s, liftedSlot(q));
         }
         addTreelet(sNode, t, s, -1);
         size++;
@@ -935,7 +935,7 @@ public final class BulkFingerBTree extends FingerBTree {
 
   /** Copies a treelet's partial to its place; an object store drops the (now dead) source. */
   private void takeSlot(int dst, int src) {
-    p.copy(dst, src);
+    cp(dst, src);
     if (objectStore) {
       p.release(src);
     }

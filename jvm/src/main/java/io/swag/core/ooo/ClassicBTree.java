@@ -12,7 +12,7 @@ import io.swag.core.AggregateFunction;
  * nodes. Rebalancing is after the fact (split on overflow, merge or move on underflow).
  *
  * <p>Complexity (n entries): {@code query()} O(1) and no combine; {@code insert}/{@code evict}
- * O(log n) (search from the root, repair up to the root); range query O(log n); bulk operations
+ * O(log n) (search from the root, or O(1) at a finger for the window's ends; repair up to the root); range query O(log n); bulk operations
  * are loops of single ones. Space: see {@link BTreeCore} (one node pool of primitive arrays).
  */
 public final class ClassicBTree extends BTreeCore {

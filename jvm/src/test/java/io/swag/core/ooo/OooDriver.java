@@ -365,6 +365,10 @@ final class OooDriver {
       long b = a + rnd.nextLong(span + 5);
       checkedRanges++;
       compare("query(" + a + ", " + b + ")", bt.queryPartial(a, b), oracle.query(a, b));
+      // suffixes and prefixes: a bound beyond the window's end (the spine shortcut at the root)
+      long c = oldest + rnd.nextLong(span + 1);
+      compare("query(" + c + ", max)", bt.queryPartial(c, Long.MAX_VALUE), oracle.query(c, Long.MAX_VALUE));
+      compare("query(min, " + c + ")", bt.queryPartial(Long.MIN_VALUE, c), oracle.query(Long.MIN_VALUE, c));
       checkCeiling(a);
     }
   }
