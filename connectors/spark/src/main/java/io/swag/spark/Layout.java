@@ -278,11 +278,14 @@ final class Layout implements Serializable {
    */
   String convertValues(Row in, Object[] out) {
     for (int i = 0; i < out.length; i++) {
-      out[i] = toSwag(in.get(i));
+      if (i != timeIdx) {
+        out[i] = toSwag(in.get(i));
+      }
     }
     if (timeIdx >= 0) {
       Object tv = in.get(timeIdx);
-      Long t = tv == null ? null : RowContract.parseTime(out[timeIdx]);
+      // a timestamp column's java.sql.Timestamp: its epoch ms at once (what RowContract.parseTime gives)
+      Long t = tv == null ? null : tv instanceof Timestamp ts ? (Long) ts.getTime() : RowContract.parseTime(toSwag(tv));
       if (t == null) {
         return RowContract.badTime(columns.get(timeIdx), tv);
       }
