@@ -68,7 +68,7 @@ public abstract class DoubleFifo extends FifoBase {
 
   @Override
   public final void insertArg(long value, long arg) {
-    push(op.liftValue((double) value, arg));
+    push(op.liftValue((double) value, arg)); // no check: a long converts to a number, never NaN
   }
 
   @Override

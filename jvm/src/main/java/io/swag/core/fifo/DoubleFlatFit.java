@@ -102,12 +102,7 @@ public final class DoubleFlatFit extends DoubleFifo {
 
   @Override
   protected void relocated(int front, int count, int oldCap) {
-    int oldMask = oldCap - 1;
-    int[] moved = new int[cap];
-    for (int i = front; i != front + count; i++) {
-      moved[i & mask] = pointers[i & oldMask];
-    }
-    pointers = moved;
+    pointers = FlatFit.movePointers(pointers, front, front + count, oldCap, cap);
     if (positions.length > cap) {
       positions = new int[cap];
     }

@@ -130,15 +130,25 @@ public final class FlatFit extends PartialsFifo {
   }
 
   private void relocatePointers(int oldCap) {
-    int oldMask = oldCap - 1;
-    int[] moved = new int[cap];
-    for (int i = f; i != e; i++) {
-      moved[i & mask] = pointers[i & oldMask];
-    }
-    pointers = moved;
+    pointers = movePointers(pointers, f, e, oldCap, cap);
     if (positions.length > cap) {
       positions = new int[cap];
     }
+  }
+
+  /**
+   * The Pointers array of a ring moved from {@code oldCap} to {@code newCap} elements (shared with
+   * {@link DoubleFlatFit}): the entries of the live positions {@code F <= i < E} move to their slots
+   * in the new ring; their values, logical positions, stay as they are.
+   */
+  static int[] movePointers(int[] pointers, int f, int e, int oldCap, int newCap) {
+    int oldMask = oldCap - 1;
+    int newMask = newCap - 1;
+    int[] moved = new int[newCap];
+    for (int i = f; i != e; i++) {
+      moved[i & newMask] = pointers[i & oldMask];
+    }
+    return moved;
   }
 
   /**

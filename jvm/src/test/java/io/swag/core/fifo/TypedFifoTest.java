@@ -82,8 +82,9 @@ class TypedFifoTest {
 
   /**
    * Typed and generic driven in lockstep: every query's partial, result and double result, and
-   * after every operation the size, the stored-partial count and, for the algorithms that expose
-   * them, every stored partial as bytes (the byte form of a double partial: its IEEE bits).
+   * after every operation the size, the stored-partial count, the ring's capacity and, for the
+   * algorithms that expose them, every stored partial as bytes (the byte form of a double partial:
+   * its IEEE bits).
    */
   @ParameterizedTest(name = "{0} x {1}")
   @MethodSource("pairs")
@@ -127,6 +128,7 @@ class TypedFifoTest {
       }
       assertEquals(generic.size(), typed.size(), where);
       assertEquals(generic.storedPartials(), typed.storedPartials(), where);
+      assertEquals(((PartialsFifo) generic).cap, ((DoubleFifo) typed).cap, where + ": ring capacity");
       if (op % 7 == 0 || typed.size() < 40) {
         assertArrayEquals(state(generic), state(typed), where + ": stored partials");
       }
