@@ -12,7 +12,9 @@ import java.util.List;
  *
  * <p>Cost: an insert is one aggregator insert (amortized O(log d) for FiBA, O(1) in order) plus a
  * {@link TimeLog} append of the record time (O(1) in order) when times are kept, plus one range query
- * per updated row; firing costs one range query and one ceiling look-up per emitted row, never
+ * per updated row; firing costs one range query and one ceiling look-up per emitted row (with the
+ * times kept, from where the window's last look-up ended: O(1) when its next window starts at the next
+ * record time), never
  * O(size/slide) per record;
  * eviction is one bulk evict.
  *
@@ -59,6 +61,7 @@ public final class KeyWindows {
   private TimedAggregator agg;
   private final TimeLog times; // null unless keepTimes
   private final long[] nextFire;
+  private final TimeLog.Cursor[] cursors; // per window, where its last next-window look-up ended (null unless keepTimes)
   private long evicted = Long.MIN_VALUE;
   private long firedWatermark = Long.MIN_VALUE;
   private java.util.function.LongConsumer evictionListener;
@@ -81,6 +84,10 @@ public final class KeyWindows {
     this.agg = g.newAggregator();
     this.nextFire = new long[g.windows.length];
     Arrays.fill(nextFire, Long.MAX_VALUE);
+    this.cursors = keepTimes ? new TimeLog.Cursor[g.windows.length] : null;
+    for (int i = 0; keepTimes && i < cursors.length; i++) {
+      cursors[i] = new TimeLog.Cursor();
+    }
   }
 
   /**
@@ -300,7 +307,7 @@ public final class KeyWindows {
     long st = f - delay - w.size() + 1;
     out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
     nextFire[i] = Long.MAX_VALUE;
-    long t = ceilingTime(st + w.slide());
+    long t = keepTimes ? times.ceiling(st + w.slide(), cursors[i]) : agg.ceilingTime(st + w.slide());
     if (t != Long.MAX_VALUE) {
       long next = Math.max(st + w.slide(), w.firstStart(t));
       schedule(i, sat(next + w.size() - 1, delay));
@@ -458,6 +465,9 @@ public final class KeyWindows {
     }
     bulkInsert(st, sv, n);
     Arrays.fill(nextFire, Long.MAX_VALUE);
+    for (int i = 0; keepTimes && i < cursors.length; i++) {
+      cursors[i].reset();
+    }
     if (g.perRecord || agg.isEmpty()) {
       return;
     }
