@@ -107,6 +107,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient List<WindowGroup> groups;
   private transient List<CountGroup> countGroups;
   private transient QueryGroups queryGroups;
+  private transient QueryGroups.Memo acceptMemo; // this instance's (queryGroups may be shared)
   /** The time of the record being inserted: the timestamp of the count-window rows it emits. */
   private transient long insertTime;
   /** The cache of keys on the heap, least recently used first. */
@@ -250,6 +251,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     groups = WindowGroup.storedGroups(plan, layout.used, false);
     countGroups = CountGroup.countGroups(plan, layout.used);
     queryGroups = new QueryGroups(groups, countGroups);
+    acceptMemo = queryGroups.newMemo();
     states = new LinkedHashMap<>(16, 0.75f, true);
     dirty = new ArrayList<>();
     metaOut = new DataOutputSerializer(64);
@@ -403,7 +405,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     sawTimestamp = true;
     long t = layout.time(row);
     long wm = watermark();
-    int first = queryGroups.accept(t, wm, accepted);
+    int first = queryGroups.accept(t, wm, accepted, acceptMemo);
     if (queryGroups.late(first)) {
       lateRecords.inc();
       output.collect(lateTag, new StreamRecord<>(in, element.getTimestamp()));

@@ -140,6 +140,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   /** Where each partition reports the plan it executes. */
   private final PlanReports reports;
   private transient QueryGroups groups;
+  private transient QueryGroups.Memo acceptMemo;
   private transient int timeGroups;
   /** Per time group, then per count group. */
   private transient MapState<Long, byte[]>[] chunks;
@@ -171,6 +172,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   @SuppressWarnings({"unchecked", "rawtypes"}) // arrays of generic state handles
   public void init(OutputMode outputMode, TimeMode timeMode) {
     groups = layout.groups(finalOnly, preaggregated);
+    acceptMemo = groups.newMemo();
     timeGroups = groups.time().size();
     int n = timeGroups + groups.count().size();
     reports.add(SwagSpark.operatorReport(groups, "stream", preaggregated));
@@ -413,7 +415,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
         continue;
       }
       long t = layout.time(row);
-      int first = groups.accept(t, wm, accepted);
+      int first = groups.accept(t, wm, accepted, acceptMemo);
       if (groups.late(first)) {
         out.add(layout.recordRow(key, "late", in, groups.lateReason(t, wm)));
         continue;

@@ -12,7 +12,9 @@ import java.util.List;
  *
  * <p>Cost: an insert is one aggregator insert (amortized O(log d) for FiBA, O(1) in order) plus a
  * {@link TimeLog} append of the record time (O(1) in order) when times are kept, plus one range query
- * per updated row; firing costs one range query and one ceiling look-up per emitted row, never
+ * per updated row; firing costs one range query and one ceiling look-up per emitted row (with the
+ * times kept, from where the window's last look-up ended: O(1) when its next window starts at the next
+ * record time), never
  * O(size/slide) per record;
  * eviction is one bulk evict.
  *
@@ -59,7 +61,11 @@ public final class KeyWindows {
   private TimedAggregator agg;
   private final TimeLog times; // null unless keepTimes
   private final long[] nextFire;
+  private final TimeLog.Cursor[] cursors; // per window, where its last next-window look-up ended (null unless keepTimes)
   private long evicted = Long.MIN_VALUE;
+  private long evictedAt = Long.MIN_VALUE; // the watermark of the last evictAt (its bound is done)
+  private final long[] bounds; // per window, three starts derived from the watermark boundsAt (computeBounds)
+  private long boundsAt = Long.MIN_VALUE;
   private long firedWatermark = Long.MIN_VALUE;
   private java.util.function.LongConsumer evictionListener;
 
@@ -81,6 +87,11 @@ public final class KeyWindows {
     this.agg = g.newAggregator();
     this.nextFire = new long[g.windows.length];
     Arrays.fill(nextFire, Long.MAX_VALUE);
+    this.bounds = new long[3 * g.windows.length];
+    this.cursors = keepTimes ? new TimeLog.Cursor[g.windows.length] : null;
+    for (int i = 0; keepTimes && i < cursors.length; i++) {
+      cursors[i] = new TimeLog.Cursor();
+    }
   }
 
   /**
@@ -107,7 +118,7 @@ public final class KeyWindows {
    * @param out receives the emitted rows
    */
   public void insert(long t, Object row, long watermark, WindowOutput out) {
-    evict(g.evictBound(watermark));
+    evictAt(watermark);
     if (watermark > firedWatermark) {
       firedWatermark = watermark;
     }
@@ -133,22 +144,25 @@ public final class KeyWindows {
    */
   private long updateAndSchedule(int i, long t, long watermark, long lastEmitted, WindowOutput out) {
     WindowSpec w = g.windows[i];
-    long first = w.firstStart(t);
     long last = w.lastStart(t);
+    long first = w.firstStart(t, last);
     long firstUnfired = first;
     if (watermark != Long.MIN_VALUE) {
+      if (watermark != boundsAt) {
+        computeBounds(watermark);
+      }
       if (!g.finalOnly) {
-        long lo = Math.max(first, w.alignUp(sat(sat(watermark, -g.lateness), 2 - w.size())));
+        long lo = Math.max(first, bounds[3 * i]);
         if (lastEmitted != Long.MIN_VALUE) {
           lo = Math.max(lo, lastEmitted + w.slide());
         }
-        long hi = Math.min(last, w.lastStart(sat(watermark, 1 - w.size())));
+        long hi = Math.min(last, bounds[3 * i + 1]);
         for (long st = lo; st <= hi; st += w.slide()) {
           out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
           lastEmitted = st;
         }
       }
-      firstUnfired = Math.max(first, w.alignUp(sat(sat(watermark, -delay), 2 - w.size())));
+      firstUnfired = Math.max(first, bounds[3 * i + 2]);
     }
     if (firstUnfired <= last) {
       schedule(i, sat(firstUnfired + w.size() - 1, delay));
@@ -198,7 +212,7 @@ public final class KeyWindows {
       }
       return;
     }
-    evict(g.evictBound(watermark));
+    evictAt(watermark);
     if (watermark > firedWatermark) {
       firedWatermark = watermark;
     }
@@ -236,6 +250,21 @@ public final class KeyWindows {
     } else {
       agg.bulkInsert(st, sv, 0, n);
     }
+  }
+
+  /**
+   * Fills {@link #bounds} for {@code watermark}: per window the first start still within the lateness,
+   * the last start already fired and the first start not yet fired (what {@link #updateAndSchedule}
+   * needs of the watermark, once per watermark instead of per record).
+   */
+  private void computeBounds(long watermark) {
+    for (int i = 0; i < g.windows.length; i++) {
+      WindowSpec w = g.windows[i];
+      bounds[3 * i] = w.alignUp(sat(sat(watermark, -g.lateness), 2 - w.size()));
+      bounds[3 * i + 1] = w.lastStart(sat(watermark, 1 - w.size()));
+      bounds[3 * i + 2] = w.alignUp(sat(sat(watermark, -delay), 2 - w.size()));
+    }
+    boundsAt = watermark;
   }
 
   private void schedule(int i, long fire) {
@@ -290,7 +319,7 @@ public final class KeyWindows {
     if (watermark > firedWatermark) {
       firedWatermark = watermark;
     }
-    evict(g.evictBound(watermark));
+    evictAt(watermark);
   }
 
   /** Emits window {@code i}'s pending window and schedules its next non-empty one. */
@@ -300,7 +329,7 @@ public final class KeyWindows {
     long st = f - delay - w.size() + 1;
     out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
     nextFire[i] = Long.MAX_VALUE;
-    long t = ceilingTime(st + w.slide());
+    long t = keepTimes ? times.ceiling(st + w.slide(), cursors[i]) : agg.ceilingTime(st + w.slide());
     if (t != Long.MAX_VALUE) {
       long next = Math.max(st + w.slide(), w.firstStart(t));
       schedule(i, sat(next + w.size() - 1, delay));
@@ -313,6 +342,14 @@ public final class KeyWindows {
       return times.ceiling(t);
     }
     return agg.ceilingTime(t);
+  }
+
+  /** {@link #evict} at the group's bound for {@code watermark}, computed once per watermark. */
+  private void evictAt(long watermark) {
+    if (watermark != evictedAt) {
+      evictedAt = watermark;
+      evict(g.evictBound(watermark));
+    }
   }
 
   /** Bulk-evicts the entries with time {@code <= bound} (once per bound); returns how many went. */
@@ -448,6 +485,7 @@ public final class KeyWindows {
     }
     this.firedWatermark = firedWatermark;
     this.evicted = Long.MIN_VALUE;
+    this.evictedAt = Long.MIN_VALUE;
     int[] order = TimeOrder.of(ts, n);
     long[] st = new long[n];
     Object[] sv = new Object[n];
@@ -458,6 +496,9 @@ public final class KeyWindows {
     }
     bulkInsert(st, sv, n);
     Arrays.fill(nextFire, Long.MAX_VALUE);
+    for (int i = 0; keepTimes && i < cursors.length; i++) {
+      cursors[i].reset();
+    }
     if (g.perRecord || agg.isEmpty()) {
       return;
     }

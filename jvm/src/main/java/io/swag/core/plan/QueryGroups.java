@@ -76,6 +76,74 @@ public final class QueryGroups {
   }
 
   /**
+   * One caller's memo for {@link #accept(long, long, boolean[], Memo)}: per time group, at one
+   * watermark, the oldest time seen accepted and the youngest seen refused. A group's acceptance is
+   * monotone in the record time at a fixed watermark (a younger record is in a window that ends no
+   * earlier), so a time at or after the first, or at or before the second, needs no window
+   * arithmetic. Not thread-safe: one per operator instance (a {@code QueryGroups} may be shared).
+   */
+  public static final class Memo {
+    private long watermark = Long.MIN_VALUE;
+    private final long[] acceptedFrom;
+    private final long[] refusedTo;
+
+    private Memo(int groups) {
+      acceptedFrom = new long[groups];
+      refusedTo = new long[groups];
+      java.util.Arrays.fill(acceptedFrom, Long.MAX_VALUE);
+      java.util.Arrays.fill(refusedTo, Long.MIN_VALUE);
+    }
+  }
+
+  /**
+   * An empty memo for {@link #accept(long, long, boolean[], Memo)}.
+   *
+   * @return the memo
+   */
+  public Memo newMemo() {
+    return new Memo(time.size());
+  }
+
+  /**
+   * {@link #accept(long, long, boolean[])} answered from {@code memo} where it can (O(1) per group for
+   * a time on the known side of the watermark's bound), and recording what it computes there.
+   *
+   * @param t the record's time
+   * @param watermark the current watermark
+   * @param accepted receives, per time group, whether it accepts the record
+   * @param memo the caller's memo, from {@link #newMemo}
+   * @return the first accepting group, or -1
+   */
+  public int accept(long t, long watermark, boolean[] accepted, Memo memo) {
+    if (watermark != memo.watermark) {
+      memo.watermark = watermark;
+      java.util.Arrays.fill(memo.acceptedFrom, Long.MAX_VALUE);
+      java.util.Arrays.fill(memo.refusedTo, Long.MIN_VALUE);
+    }
+    int first = -1;
+    for (int g = 0; g < accepted.length; g++) {
+      boolean a;
+      if (t >= memo.acceptedFrom[g]) {
+        a = true;
+      } else if (t <= memo.refusedTo[g]) {
+        a = false;
+      } else {
+        a = time.get(g).accepts(t, watermark);
+        if (a) {
+          memo.acceptedFrom[g] = t;
+        } else {
+          memo.refusedTo[g] = t;
+        }
+      }
+      accepted[g] = a;
+      if (a && first < 0) {
+        first = g;
+      }
+    }
+    return first;
+  }
+
+  /**
    * Whether a record no time group accepts ({@code first} from {@link #accept} is -1) is late.
    *
    * @param first the first accepting group, from {@link #accept}

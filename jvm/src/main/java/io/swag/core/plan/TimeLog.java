@@ -17,11 +17,16 @@ import java.util.function.LongConsumer;
  * time is O(log n) to find its block plus at most {@value #CAP} moves in the block (and, once per
  * {@value #CAP}/2 such adds at worst, a split that moves O(n / {@value #CAP}) block references);
  * {@link #evict} is O(evicted) plus O(1) per emptied block; {@link #ceiling} is O(log n); the
- * youngest time is O(1).
+ * youngest time is O(1). {@link #ceiling(long, Cursor)} answers a rising sequence of targets from
+ * where the last answer was: O(1) when the answer is the next entry, else O(log {@value #CAP}) plus
+ * O(1) per block passed; an add before the youngest time (which moves entries) sends the next look-up
+ * of every cursor back to {@link #ceiling}.
  *
  * <p>Invariants (checked by {@link #checkInvariants}): every block non-empty; times non-decreasing
  * within and across blocks; {@code size} equals the sum of the blocks' lengths; slots outside a
- * block's slice hold no row reference.
+ * block's slice hold no row reference. Blocks are numbered from the first block ever made: block
+ * {@code b} of the list is block {@code dropped + b}. A {@linkplain Cursor cursor} whose stamp equals
+ * {@code moves} names an entry (or an evicted one) every entry before which is older than its target.
  */
 final class TimeLog {
   static final int CAP = 256;
@@ -35,6 +40,24 @@ final class TimeLog {
   private long size;
   private long[] spareTimes;
   private Object[] spareRows;
+  private long dropped; // blocks dropped from the front since the log was made
+  private long moves; // adds that moved entries (before the youngest time)
+
+  /**
+   * A position in the log for {@link #ceiling(long, Cursor)}: the entry of its last answer, with
+   * the target it answered and the {@code moves} count it was found at (-1: none).
+   */
+  static final class Cursor {
+    private long block;
+    private int pos;
+    private long target;
+    private long stamp = -1;
+
+    /** Forgets the position: the next look-up searches the whole log. */
+    void reset() {
+      stamp = -1;
+    }
+  }
 
   TimeLog(boolean keepRows) {
     this.keepRows = keepRows;
@@ -78,6 +101,7 @@ final class TimeLog {
       size++;
       return;
     }
+    moves++;
     int b = blockFor(t);
     int p = upper(times[b], lo[b], hi[b], t);
     if (hi[b] == CAP && lo[b] == 0) {
@@ -213,8 +237,54 @@ final class TimeLog {
     if (nb == 0 || last() < t) {
       return Long.MAX_VALUE;
     }
+    int a = blockForCeiling(t);
+    return times[a][lower(times[a], lo[a], hi[a], t)];
+  }
+
+  /**
+   * {@link #ceiling(long)} from cursor {@code c}'s last answer when {@code t} is at least its last
+   * target and no add has moved entries since (else a full search); leaves {@code c} at the answer.
+   */
+  long ceiling(long t, Cursor c) {
+    if (nb == 0 || last() < t) {
+      c.stamp = -1;
+      return Long.MAX_VALUE;
+    }
+    if (c.stamp != moves || t < c.target) {
+      int b = blockForCeiling(t);
+      c.block = dropped + b;
+      c.pos = lower(times[b], lo[b], hi[b], t);
+      c.target = t;
+      c.stamp = moves;
+      return times[b][c.pos];
+    }
+    int b;
+    int p;
+    if (c.block < dropped) { // its block was evicted: every entry left is after it
+      b = 0;
+      p = lo[0];
+    } else {
+      b = (int) (c.block - dropped);
+      p = Math.max(c.pos, lo[b]);
+    }
+    while (times[b][hi[b] - 1] < t) { // block nb - 1 ends at last() >= t
+      b++;
+      p = lo[b];
+    }
+    long[] ts = times[b];
+    if (ts[p] < t) {
+      p = lower(ts, p + 1, hi[b], t);
+    }
+    c.block = dropped + b;
+    c.pos = p;
+    c.target = t;
+    return ts[p];
+  }
+
+  /** The first block whose last time is {@code >= t}; needs {@code last() >= t}. */
+  private int blockForCeiling(long t) {
     int a = 0;
-    int z = nb - 1; // the first block whose last time is >= t (block nb - 1 qualifies)
+    int z = nb - 1;
     while (a < z) {
       int m = (a + z) >>> 1;
       if (times[m][hi[m] - 1] >= t) {
@@ -223,7 +293,7 @@ final class TimeLog {
         a = m + 1;
       }
     }
-    return times[a][lower(times[a], lo[a], hi[a], t)];
+    return a;
   }
 
   /**
@@ -261,6 +331,7 @@ final class TimeLog {
   }
 
   private void dropFirstBlock() {
+    dropped++;
     spareTimes = times[0];
     if (keepRows) {
       spareRows = rows[0];

@@ -21,6 +21,7 @@ public final class WindowSpec {
   private final long slide;
   private final long offset;
   private final List<AggregateSpec> aggregates;
+  private final boolean slidesDivideSize; // size a multiple of slide: the first start is lastStart - size + slide
 
   /**
    * {@code name} null = the default name ({@link #defaultName}).
@@ -37,6 +38,7 @@ public final class WindowSpec {
     this.size = size;
     this.slide = slide;
     this.offset = offset;
+    this.slidesDivideSize = slide > 0 && size % slide == 0;
     this.name = name != null ? name : defaultName(kind, size, slide);
     this.aggregates = List.copyOf(aggregates);
   }
@@ -263,6 +265,14 @@ public final class WindowSpec {
    * @return the window start
    */
   public long firstStart(long t) {
+    return firstStart(t, lastStart(t));
+  }
+
+  /** {@link #firstStart(long)} given {@code last = lastStart(t)} (one division fewer when slides divide the size). */
+  long firstStart(long t, long last) {
+    if (slidesDivideSize && t - size < t) { // t - size does not wrap
+      return last - size + slide;
+    }
     return lastStart(t - size) + slide;
   }
 

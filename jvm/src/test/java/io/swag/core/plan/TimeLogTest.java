@@ -127,4 +127,49 @@ class TimeLogTest {
     assertEquals(5, log.last());
     log.checkInvariants();
   }
+
+  /**
+   * {@link TimeLog#ceiling(long, TimeLog.Cursor)} against {@code TreeMap.ceilingKey}: three cursors
+   * with rising targets (a window's next-window look-ups; now and then one falls back), interleaved
+   * with in-order adds, adds before the youngest time (before and after a cursor's entry), evictions
+   * past a cursor (and of whole blocks, and of everything) and gaps of empty time.
+   */
+  @ParameterizedTest
+  @CsvSource({"11, 0, 0", "12, 5, 0", "13, 0, 20", "14, 40, 5", "15, 3000, 2", "16, 0, 1"})
+  void cursorCeilingEqualsTreeMap(long seed, long disorder, int gapsPerMille) {
+    Random r = new Random(seed);
+    TimeLog log = new TimeLog(false);
+    TreeMap<Long, Integer> ref = new TreeMap<>();
+    TimeLog.Cursor[] cs = {new TimeLog.Cursor(), new TimeLog.Cursor(), new TimeLog.Cursor()};
+    long[] target = new long[cs.length];
+    long clock = 0;
+    long evicted = Long.MIN_VALUE;
+    for (int step = 0; step < 80_000; step++) {
+      int op = r.nextInt(100);
+      if (op < 55) {
+        clock += r.nextInt(1000) < gapsPerMille ? 1 + r.nextInt(5 * TimeLog.CAP) : r.nextInt(3);
+        long t = clock - (disorder > 0 && r.nextInt(4) == 0 ? r.nextInt((int) disorder + 1) : 0);
+        t = Math.max(t, evicted + 1);
+        log.add(t, null);
+        ref.merge(t, 1, Integer::sum);
+      } else if (op < 62) {
+        long bound = r.nextInt(50) == 0 ? clock : clock - r.nextInt((int) Math.min(2 * disorder + 3 * TimeLog.CAP, 100_000));
+        if (bound > evicted) {
+          evicted = bound;
+          log.evict(bound, null);
+          ref.headMap(bound, true).clear();
+        }
+      } else {
+        int k = r.nextInt(cs.length);
+        if (r.nextInt(200) == 0) {
+          target[k] = clock - r.nextInt(3 * TimeLog.CAP); // a target below the last: a full search
+        } else {
+          target[k] += r.nextInt(r.nextInt(20) == 0 ? 4 * TimeLog.CAP : 4);
+        }
+        Long want = ref.ceilingKey(target[k]);
+        assertEquals(want == null ? Long.MAX_VALUE : want, log.ceiling(target[k], cs[k]),
+            "cursor " + k + " ceiling(" + target[k] + ") at step " + step);
+      }
+    }
+  }
 }
