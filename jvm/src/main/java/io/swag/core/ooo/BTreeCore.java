@@ -774,7 +774,7 @@ abstract class BTreeCore implements TimedAggregator {
       while (parent[y] != r && t < time(y, 0)) {
         y = parent[y];
       }
-      return descend(y, t);
+      return descendFromRight(y, t);
     }
     return descend(r, t);
   }
@@ -785,6 +785,29 @@ abstract class BTreeCore implements TimedAggregator {
    */
   int sIdx;
   boolean sFound;
+
+  /**
+   * {@link #descend} whose first node is scanned from its right end: from the right finger's
+   * ancestors, {@code t} lies near that node's last entries.
+   */
+  final int descendFromRight(int y, long t) {
+    int b = y * cap;
+    int i = cnt[y];
+    while (i > 0 && times[b + i - 1] >= t) {
+      i--;
+    }
+    if (i < cnt[y] && times[b + i] == t) {
+      sIdx = i;
+      sFound = true;
+      return y;
+    }
+    if ((flags[y] & LEAF) != 0) {
+      sIdx = i;
+      sFound = false;
+      return y;
+    }
+    return descend(kids[y * stride + i], t);
+  }
 
   final int descend(int y, long t) {
     final long[] times = this.times;
