@@ -3,6 +3,7 @@ package io.swag.core.ooo;
 import io.swag.core.AggregateFunction;
 import io.swag.core.DoubleFunction;
 import io.swag.core.DoublePartials;
+import io.swag.core.fn.ScalarDoubleFunction;
 import io.swag.core.ObjectPartials;
 import io.swag.core.Partials;
 import io.swag.core.TimedAggregator;
@@ -68,6 +69,11 @@ abstract class BTreeCore implements TimedAggregator {
    * index), else null; {@link #da} is then the store's array, refreshed after every resize.
    */
   final DoubleFunction df;
+  /**
+   * Scalar typed path: the function when {@link #df} is a {@link ScalarDoubleFunction}, else null;
+   * {@link #repair} then folds a node's chain in a local {@code double} and stores it once.
+   */
+  final ScalarDoubleFunction sf;
   double[] da;
   /** MIN_ARITY and MAX_ARITY = 2 MIN_ARITY. */
   final int minArity;
@@ -116,6 +122,7 @@ abstract class BTreeCore implements TimedAggregator {
     this.p = fn.newPartials();
     this.objectStore = p instanceof ObjectPartials;
     this.df = p instanceof DoublePartials && fn instanceof DoubleFunction d && d.width() == 1 ? d : null;
+    this.sf = df instanceof ScalarDoubleFunction s ? s : null;
     this.minArity = minArity;
     this.maxArity = 2 * minArity;
     this.cap = maxArity;
@@ -263,6 +270,24 @@ abstract class BTreeCore implements TimedAggregator {
     }
   }
 
+  /** {@code slot[dst] = slot[vb] ⊕ ... ⊕ slot[vb + a - 1]} ({@code a >= 1}), left to right. */
+  final void foldValues(int dst, int vb, int a) {
+    final ScalarDoubleFunction sf = this.sf;
+    if (sf != null) {
+      final double[] da = this.da;
+      double acc = da[vb];
+      for (int i = 1; i < a; i++) {
+        acc = sf.combineValues(acc, da[vb + i]);
+      }
+      da[dst] = acc;
+    } else {
+      cp(dst, vb);
+      for (int i = 1; i < a; i++) {
+        comb(dst, dst, vb + i);
+      }
+    }
+  }
+
   /** {@code slot[dst] = slot[src]} through the typed path when there is one. */
   final void cp(int dst, int src) {
     if (df != null) {
@@ -392,10 +417,7 @@ abstract class BTreeCore implements TimedAggregator {
         if (a == 0) {
           p.setIdentity(dst);
         } else {
-          cp(dst, vb);
-          for (int i = 1; i < a; i++) {
-            comb(dst, dst, vb + i);
-          }
+          foldValues(dst, vb, a);
         }
         aggCnt[k] = a;
         return;
@@ -411,10 +433,7 @@ abstract class BTreeCore implements TimedAggregator {
             p.setIdentity(dst);
           }
         } else {
-          cp(dst, vb);
-          for (int i = 1; i < a; i++) {
-            comb(dst, dst, vb + i);
-          }
+          foldValues(dst, vb, a);
           if (withParent) {
             comb(dst, dst, aggSlot(pa));
           }
@@ -422,17 +441,35 @@ abstract class BTreeCore implements TimedAggregator {
         aggCnt[k] = c;
       } else { // Π→ = Π→(parent) v0 ... v_{a-1}
         int c = a;
+        final ScalarDoubleFunction sf = this.sf;
+        if (sf != null && (withParent || a > 0)) {
+          final double[] da = this.da;
+          double acc;
+          int i = 0;
+          if (withParent) {
+            acc = da[aggSlot(pa)];
+          } else {
+            acc = da[vb];
+            i = 1;
+          }
+          for (; i < a; i++) {
+            acc = sf.combineValues(acc, da[vb + i]);
+          }
+          da[dst] = acc;
+          aggCnt[k] = c;
+          return;
+        }
         int i = 0;
         if (withParent) {
-          p.copy(dst, aggSlot(pa));
+          cp(dst, aggSlot(pa));
         } else if (a == 0) {
           p.setIdentity(dst);
         } else {
-          p.copy(dst, vb);
+          cp(dst, vb);
           i = 1;
         }
         for (; i < a; i++) {
-          p.combine(dst, dst, vb + i);
+          comb(dst, dst, vb + i);
         }
         aggCnt[k] = c;
       }
@@ -447,12 +484,25 @@ abstract class BTreeCore implements TimedAggregator {
       }
       int z = kids[kb];
       int c = a + aggCnt[z];
-      cp(dst, SCRATCH + z * stride + cap);
-      for (int i = 0; i < a; i++) {
-        z = kids[kb + i + 1];
-        comb(dst, dst, vb + i);
-        comb(dst, dst, SCRATCH + z * stride + cap);
-        c += aggCnt[z];
+      final ScalarDoubleFunction sf = this.sf;
+      if (sf != null) {
+        final double[] da = this.da;
+        double acc = da[SCRATCH + z * stride + cap];
+        for (int i = 0; i < a; i++) {
+          z = kids[kb + i + 1];
+          acc = sf.combineValues(acc, da[vb + i]);
+          acc = sf.combineValues(acc, da[SCRATCH + z * stride + cap]);
+          c += aggCnt[z];
+        }
+        da[dst] = acc;
+      } else {
+        cp(dst, SCRATCH + z * stride + cap);
+        for (int i = 0; i < a; i++) {
+          z = kids[kb + i + 1];
+          comb(dst, dst, vb + i);
+          comb(dst, dst, SCRATCH + z * stride + cap);
+          c += aggCnt[z];
+        }
       }
       aggCnt[k] = c;
       return;
@@ -462,12 +512,25 @@ abstract class BTreeCore implements TimedAggregator {
       if (a == 0) {
         p.setIdentity(dst);
       } else {
-        cp(dst, vb);
-        for (int i = 1; i < a; i++) {
-          int z = kids[kb + i];
-          comb(dst, dst, SCRATCH + z * stride + cap);
-          comb(dst, dst, vb + i);
-          c += aggCnt[z];
+        final ScalarDoubleFunction sf = this.sf;
+        if (sf != null) {
+          final double[] da = this.da;
+          double acc = da[vb];
+          for (int i = 1; i < a; i++) {
+            int z = kids[kb + i];
+            acc = sf.combineValues(acc, da[SCRATCH + z * stride + cap]);
+            acc = sf.combineValues(acc, da[vb + i]);
+            c += aggCnt[z];
+          }
+          da[dst] = acc;
+        } else {
+          cp(dst, vb);
+          for (int i = 1; i < a; i++) {
+            int z = kids[kb + i];
+            comb(dst, dst, SCRATCH + z * stride + cap);
+            comb(dst, dst, vb + i);
+            c += aggCnt[z];
+          }
         }
       }
       aggCnt[k] = c;
@@ -483,34 +546,66 @@ abstract class BTreeCore implements TimedAggregator {
     }
     final int own = dst - 1; // value slot C - 1
     if ((f & LEFT) != 0) { // own = v0 Π↑(z1) ... v_{a-1} Π↑(z_a); Π← = own Π←(parent)
-      int z = kids[kb + 1];
-      comb(own, vb, SCRATCH + z * stride + cap);
-      c += aggCnt[z];
-      for (int i = 1; i < a; i++) {
-        z = kids[kb + i + 1];
-        comb(own, own, vb + i);
-        comb(own, own, SCRATCH + z * stride + cap);
+      final ScalarDoubleFunction sf = this.sf;
+      if (sf != null) {
+        final double[] da = this.da;
+        int z = kids[kb + 1];
+        double acc = sf.combineValues(da[vb], da[SCRATCH + z * stride + cap]);
         c += aggCnt[z];
-      }
-      if (withParent) {
-        comb(dst, own, aggSlot(pa));
+        for (int i = 1; i < a; i++) {
+          z = kids[kb + i + 1];
+          acc = sf.combineValues(acc, da[vb + i]);
+          acc = sf.combineValues(acc, da[SCRATCH + z * stride + cap]);
+          c += aggCnt[z];
+        }
+        da[own] = acc;
+        da[dst] = withParent ? sf.combineValues(acc, da[aggSlot(pa)]) : acc;
       } else {
-        cp(dst, own);
+        int z = kids[kb + 1];
+        comb(own, vb, SCRATCH + z * stride + cap);
+        c += aggCnt[z];
+        for (int i = 1; i < a; i++) {
+          z = kids[kb + i + 1];
+          comb(own, own, vb + i);
+          comb(own, own, SCRATCH + z * stride + cap);
+          c += aggCnt[z];
+        }
+        if (withParent) {
+          comb(dst, own, aggSlot(pa));
+        } else {
+          cp(dst, own);
+        }
       }
     } else { // own = Π↑(z0) v0 ... Π↑(z_{a-1}) v_{a-1}; Π→ = Π→(parent) own
-      int z = kids[kb];
-      comb(own, SCRATCH + z * stride + cap, vb);
-      c += aggCnt[z];
-      for (int i = 1; i < a; i++) {
-        z = kids[kb + i];
-        comb(own, own, SCRATCH + z * stride + cap);
-        comb(own, own, vb + i);
+      final ScalarDoubleFunction sf = this.sf;
+      if (sf != null) {
+        final double[] da = this.da;
+        int z = kids[kb];
+        double acc = sf.combineValues(da[SCRATCH + z * stride + cap], da[vb]);
         c += aggCnt[z];
-      }
-      if (withParent) {
-        comb(dst, aggSlot(pa), own);
+        for (int i = 1; i < a; i++) {
+          z = kids[kb + i];
+          acc = sf.combineValues(acc, da[SCRATCH + z * stride + cap]);
+          acc = sf.combineValues(acc, da[vb + i]);
+          c += aggCnt[z];
+        }
+        da[own] = acc;
+        da[dst] = withParent ? sf.combineValues(da[aggSlot(pa)], acc) : acc;
       } else {
-        cp(dst, own);
+        int z = kids[kb];
+        comb(own, SCRATCH + z * stride + cap, vb);
+        c += aggCnt[z];
+        for (int i = 1; i < a; i++) {
+          z = kids[kb + i];
+          comb(own, own, SCRATCH + z * stride + cap);
+          comb(own, own, vb + i);
+          c += aggCnt[z];
+        }
+        if (withParent) {
+          comb(dst, aggSlot(pa), own);
+        } else {
+          cp(dst, own);
+        }
       }
     }
     flags[k] = (byte) (f | OWN);
@@ -679,7 +774,7 @@ abstract class BTreeCore implements TimedAggregator {
       while (parent[y] != r && t < time(y, 0)) {
         y = parent[y];
       }
-      return descend(y, t);
+      return descendFromRight(y, t);
     }
     return descend(r, t);
   }
@@ -690,6 +785,29 @@ abstract class BTreeCore implements TimedAggregator {
    */
   int sIdx;
   boolean sFound;
+
+  /**
+   * {@link #descend} whose first node is scanned from its right end: from the right finger's
+   * ancestors, {@code t} lies near that node's last entries.
+   */
+  final int descendFromRight(int y, long t) {
+    int b = y * cap;
+    int i = cnt[y];
+    while (i > 0 && times[b + i - 1] >= t) {
+      i--;
+    }
+    if (i < cnt[y] && times[b + i] == t) {
+      sIdx = i;
+      sFound = true;
+      return y;
+    }
+    if ((flags[y] & LEAF) != 0) {
+      sIdx = i;
+      sFound = false;
+      return y;
+    }
+    return descend(kids[y * stride + i], t);
+  }
 
   final int descend(int y, long t) {
     final long[] times = this.times;

@@ -26,8 +26,9 @@ class OooDifferentialTest {
 
   static final int[][] PLAN = {
       // function index, operations
-      {0, 100_000}, {1, 30_000}, {2, 30_000}, {3, 5_000}};
-  static final String[] FUNCTIONS = {"sum", "collect", "argmax", "bloom"};
+      {0, 100_000}, {1, 30_000}, {2, 30_000}, {3, 5_000}, {4, 20_000}, {5, 20_000}};
+  /** {@code first} and {@code last}: non-commutative scalar functions (the trees' register folds). */
+  static final String[] FUNCTIONS = {"sum", "collect", "argmax", "bloom", "first", "last"};
 
   /** Element operations per variant over all functions. */
   static final Map<String, Long> TOTALS = new ConcurrentHashMap<>();
