@@ -106,10 +106,13 @@ public abstract class DoubleFifo extends FifoBase {
    * @param count the number of elements
    */
   protected final void growIfFull(int front, int count) {
-    int next = capacityAfterInsert(cap, count, stride, algorithm());
-    if (next != cap) {
-      relocate(front, count, next);
+    if (count < cap) {
+      return;
     }
+    if (cap >= (1 << 29) / stride) {
+      throw new IllegalStateException("window too large for algorithm '" + algorithm() + "': " + count + " elements");
+    }
+    relocate(front, count, cap * 2);
   }
 
   /**
@@ -119,9 +122,8 @@ public abstract class DoubleFifo extends FifoBase {
    * @param count the number of elements
    */
   protected final void shrinkIfSparse(int front, int count) {
-    int next = capacityAfterEvict(cap, count);
-    if (next != cap) {
-      relocate(front, count, next);
+    if (cap > MIN_CAPACITY && count <= cap / 4) {
+      relocate(front, count, cap / 2);
     }
   }
 

@@ -26,32 +26,6 @@ import java.util.NoSuchElementException;
 public abstract class FifoBase implements FifoAggregator {
   static final int MIN_CAPACITY = 16;
 
-  /**
-   * The ring rule both families follow: the capacity after an insert that leaves {@code count}
-   * elements in a ring of {@code cap} (twice {@code cap} when full, else {@code cap}); at most
-   * 2^29 / {@code stride} slots.
-   *
-   * @throws IllegalStateException when a full ring is at that limit
-   */
-  static int capacityAfterInsert(int cap, int count, int stride, String algorithm) {
-    if (count < cap) {
-      return cap;
-    }
-    if (cap >= (1 << 29) / stride) {
-      throw new IllegalStateException("window too large for algorithm '" + algorithm + "': " + count + " elements");
-    }
-    return cap * 2;
-  }
-
-  /**
-   * The ring rule both families follow: the capacity after an evict that leaves {@code count}
-   * elements in a ring of {@code cap} (half of {@code cap} at a quarter full, never below
-   * {@link #MIN_CAPACITY}, else {@code cap}). Resizing copies partials and never combines them.
-   */
-  static int capacityAfterEvict(int cap, int count) {
-    return cap > MIN_CAPACITY && count <= cap / 4 ? cap / 2 : cap;
-  }
-
   /** The aggregate function. */
   protected final AggregateFunction<?, ?, ?> fn;
   private final String name;
