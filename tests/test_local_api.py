@@ -581,7 +581,9 @@ def test_properties_and_repr() -> None:
     t.insert(3, 1.0)
     assert repr(t) == "TimedAggregator('recalc', 'sum', size=1)"
     assert isinstance(w, swag.Aggregator) and isinstance(t, swag.TimedAggregator)
-    assert str(w.java.getClass().getName()) == "io.swag.core.fifo.DabaLite"
+    # a one-double function runs on the typed in-order class, a filter on the generic one
+    assert str(w.java.getClass().getName()) == "io.swag.core.fifo.DoubleDabaLite"
+    assert str(b.java.getClass().getName()) == "io.swag.core.fifo.TwoStacksLite"
 
 
 # ---- finding the jar, starting the JVM ----
