@@ -63,10 +63,7 @@ public final class DoublePartials extends Partials {
 
   @Override
   public void liftDouble(int dst, double value, long arg) {
-    if (value != value) {
-      throw Inputs.nan(f.name());
-    }
-    f.lift(value, arg, a, dst * w);
+    f.lift(f.checkInput(value), arg, a, dst * w);
   }
 
   @Override

@@ -284,8 +284,7 @@ final class Layout implements Serializable {
     }
     if (timeIdx >= 0) {
       Object tv = in.get(timeIdx);
-      // a timestamp column's java.sql.Timestamp: its epoch ms at once (what RowContract.parseTime gives)
-      Long t = tv == null ? null : tv instanceof Timestamp ts ? (Long) ts.getTime() : RowContract.parseTime(toSwag(tv));
+      Long t = RowContract.parseTime(toSwag(tv));
       if (t == null) {
         return RowContract.badTime(columns.get(timeIdx), tv);
       }

@@ -260,18 +260,7 @@ class TypedFifoTest {
   @Test
   void doubleDabaLiteInvariants() {
     DoubleDabaLite w = (DoubleDabaLite) Algorithm.DABA_LITE.newFifo(new Interval());
-    Traces t = new Traces(7, 60);
-    long front = 0;
-    long next = 0;
-    for (int op = 0; op < 200_000; op++) {
-      switch (t.next(w.size())) {
-        case INSERT -> w.insert((double) next++);
-        case EVICT -> {
-          w.evict();
-          front++;
-        }
-        case QUERY -> assertEquals(w.size() == 0 ? null : Interval.of(front, next - 1), w.query());
-      }
+    drive(w, 7, front -> {
       int[] p = w.pointers();
       DabaInvariantsTest.sizeInvariant(p);
       int l = p[0], r = p[1], a = p[2], b = p[3], e = p[4];
@@ -295,24 +284,13 @@ class TypedFifoTest {
       }
       assertEquals(run(front, b, e), w.aggB(), "aggB");
       assertEquals(w.size() + 2L, w.storedPartials());
-    }
+    });
   }
 
   @Test
   void doubleDabaInvariants() {
     DoubleDaba w = (DoubleDaba) Algorithm.DABA.newFifo(new Interval());
-    Traces t = new Traces(11, 60);
-    long front = 0;
-    long next = 0;
-    for (int op = 0; op < 200_000; op++) {
-      switch (t.next(w.size())) {
-        case INSERT -> w.insert((double) next++);
-        case EVICT -> {
-          w.evict();
-          front++;
-        }
-        case QUERY -> assertEquals(w.size() == 0 ? null : Interval.of(front, next - 1), w.query());
-      }
+    drive(w, 11, front -> {
       int[] p = w.pointers();
       DabaInvariantsTest.sizeInvariant(p);
       int l = p[0], r = p[1], a = p[2], b = p[3], e = p[4];
@@ -335,6 +313,28 @@ class TypedFifoTest {
         assertEquals(run(front, b, i + 1), w.aggAt(i), "l_B agg " + i);
       }
       assertEquals(2L * w.size(), w.storedPartials());
+    });
+  }
+
+  /**
+   * Runs 200,000 operations of a seeded trace of consecutive integers (windows up to 60) on
+   * {@code w}, checks every query against the Interval of the window, and calls {@code check} with
+   * the time of the window's first element after each operation.
+   */
+  private static void drive(FifoBase w, int seed, java.util.function.LongConsumer check) {
+    Traces t = new Traces(seed, 60);
+    long front = 0;
+    long next = 0;
+    for (int op = 0; op < 200_000; op++) {
+      switch (t.next(w.size())) {
+        case INSERT -> w.insert((double) next++);
+        case EVICT -> {
+          w.evict();
+          front++;
+        }
+        case QUERY -> assertEquals(w.size() == 0 ? null : Interval.of(front, next - 1), w.query());
+      }
+      check.accept(front);
     }
   }
 
