@@ -26,7 +26,7 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Planner rule "all time windows of a query share one tree per key" (docs/query-spec.md "Plan"),
  * through the engine-free {@link io.swag.core.plan.LocalExecutor}: {@code k} sliding windows of
- * 64 min, 32 min, ..., 64/2^(k-1) min, slide 10 s, each with {@code max(v)} and {@code sum(v)}, per
+ * 64 min x i / k for i = 1 .. k (k = 4: 16, 32, 48, 64 min), slide 10 s, each with {@code max(v)} and {@code sum(v)}, per
  * key, order {@code out_of_order}, emit {@code window_end}, over {@link ExecutorStream} (4 keys,
  * 50 records/s per key, random delays).
  *
@@ -56,7 +56,7 @@ public class PlannerSharingBench {
   public String sharing;
 
   /** The number of windows. */
-  @Param({"2", "4", "8"})
+  @Param({"2", "4", "8", "16"})
   public int k;
 
   /** {@code plan} (the planner's choice) or {@code off}. */
@@ -111,8 +111,8 @@ public class PlannerSharingBench {
   @Setup(Level.Trial)
   public void setUp() {
     List<Long> sizes = new ArrayList<>();
-    for (int j = 0; j < k; j++) {
-      sizes.add((64 * MINUTE) >> j);
+    for (int i = k; i >= 1; i--) {
+      sizes.add(64 * MINUTE * i / k);
     }
     long slide = 10_000;
     QuerySpec spec = QuerySpec.fromJson(spec(sizes, slide));
