@@ -25,7 +25,7 @@ import java.util.NoSuchElementException;
 public final class AdaptiveAggregator implements TimedAggregator {
   private final Algorithm fifoAlgorithm;
   private final Algorithm treeAlgorithm;
-  private final AggregateFunction<?, ?, ?> fn;
+  private final ProductFunction fn;
   private final InputCheck check;
   private TimedFifo fifo;
   private TimedAggregator tree;
@@ -66,7 +66,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
       throw new IllegalArgumentException("adaptive: treeAlgorithm '" + treeAlgorithm + "' is not a tree; trees: "
           + Algorithm.TREE_NAMES);
     }
-    this.fifo = new TimedFifo(fifoAlgorithm.newFifo(fn));
+    this.fifo = new TimedFifo(fifoAlgorithm.newFifo(fn.aggregated()));
   }
 
   /**
@@ -88,7 +88,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
 
   /** The tree this aggregator works with once switched (O(1); nothing is inserted). */
   private TimedAggregator newTree() {
-    return treeAlgorithm.newTree(fn);
+    return treeAlgorithm.newTree(fn.aggregated());
   }
 
   /**
@@ -335,7 +335,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
     if (lo == end || t(lo) != time) {
       return null;
     }
-    io.swag.core.Partials p = fn.newPartials();
+    io.swag.core.Partials p = fn.aggregated().newPartials();
     p.resize(2);
     p.liftObject(0, values[lo & mask()], time);
     for (int i = lo + 1; i < end && t(i) == time; i++) {

@@ -25,6 +25,7 @@ import java.util.List;
 public final class ProductFunction implements AggregateFunction<Object, Object[], List<Object>> {
   private final List<AggregateFunction<?, ?, ?>> fns;
   private final int[] columns;
+  private final AggregateFunction<?, ?, ?> aggregated;
 
   /** A slice of records lifted as one input: their inputs and times, in time order (ties: arrival order). */
   public static final class Batch {
@@ -100,6 +101,20 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
     public byte[] bytes() {
       return bytes;
     }
+
+    /** The error of a partial whose bytes end before its byte form does, naming {@code function}. */
+    IllegalArgumentException cutShort(String function, RuntimeException cause) {
+      return new IllegalArgumentException("function '" + function + "': a partial of " + bytes.length
+          + " bytes is cut short", cause);
+    }
+
+    /** Refuses bytes left over after the partial's byte form was read from {@code in}. */
+    void checkConsumed(String function, java.nio.ByteBuffer in) {
+      if (in.hasRemaining()) {
+        throw new IllegalArgumentException("function '" + function + "': a partial of " + bytes.length
+            + " bytes has " + in.remaining() + " bytes left over");
+      }
+    }
   }
 
   /**
@@ -139,6 +154,20 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
     }
     this.fns = List.copyOf(fns);
     this.columns = columns == null ? null : columns.clone();
+    this.aggregated = fns.size() == 1 && fns.get(0) instanceof io.swag.core.fn.ScalarDoubleFunction
+        ? new ScalarProduct(this) : this;
+  }
+
+  /**
+   * The function the plan's aggregators are built on, with this product's inputs, partials, byte form
+   * and results: for a product of one {@link io.swag.core.fn.ScalarDoubleFunction} its typed form
+   * ({@link ScalarProduct}: the partial is one {@code double} on the aggregator's own store), else
+   * this product.
+   *
+   * @return the function to build aggregators on
+   */
+  public AggregateFunction<?, ?, ?> aggregated() {
+    return aggregated;
   }
 
   /**
