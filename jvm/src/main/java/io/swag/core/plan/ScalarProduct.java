@@ -90,17 +90,33 @@ public final class ScalarProduct extends ScalarDoubleFunction {
     if (value instanceof ProductFunction.At a) {
       value = a.row;
       arg = a.time;
+    } else if (value instanceof Partial p) {
+      return p.value;
     } else if (value instanceof ProductFunction.Batch b) {
       return liftBatch(b);
+    }
+    if (value instanceof Object[]) {
+      return liftColumn(product.input(value, 0), arg);
     }
     if (value instanceof ProductFunction.Lifted l) {
       return read(l);
     }
-    if (!(value instanceof Object[])) {
-      throw new IllegalArgumentException("function '" + product.name() + "' takes a row or an Object[] of 1 inputs, got "
-          + Inputs.describe(value));
+    throw new IllegalArgumentException("function '" + product.name() + "' takes a row or an Object[] of 1 inputs, got "
+        + Inputs.describe(value));
+  }
+
+  /**
+   * A partial already lifted (by {@link #liftObjectValue}), handed to an aggregator as its input: the
+   * plan's {@link AdaptiveAggregator} keeps its pending entries as partials and moves them on with it.
+   * Mutable and reused by its owner: an aggregator lifts its input at once.
+   */
+  static final class Partial {
+    double value;
+
+    Partial set(double v) {
+      this.value = v;
+      return this;
     }
-    return liftColumn(product.input(value, 0), arg);
   }
 
   /** The column value lifted as the function's own store lifts it (DoublePartials), with its checks. */
