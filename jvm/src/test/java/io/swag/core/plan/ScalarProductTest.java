@@ -228,6 +228,11 @@ class ScalarProductTest {
     return p.withGroup(0, p.groups().get(0).withSlicing(false));
   }
 
+  static Plan oneWindow(String aggregates) {
+    return Planner.plan(QuerySpec.fromJson("{\"key\":[\"k\"],\"time\":\"t\",\"order\":\"in_order\",\"lateness_ms\":30,"
+        + "\"windows\":[{\"name\":\"a\",\"size\":100,\"slide\":10,\"aggregates\":[" + aggregates + "]}]}"));
+  }
+
   /** The rows a key emits on a seeded trace, each as window, start, end and the first result. */
   static List<String> emitted(Plan plan, long seed, boolean typed) {
     WindowGroup g = WindowGroup.timeGroups(plan, List.of("k", "t", "v"), false).get(0);
@@ -260,8 +265,15 @@ class ScalarProductTest {
   @Test
   void storedSlicesHaveTheProductsBytesAndRestore() throws Exception {
     String one = "{\"function\":\"sum\",\"column\":\"v\",\"output\":\"a\"}";
-    for (String order : List.of("in_order", "out_of_order")) {
-      Plan plan = plan(one, order);
+    // in order, 10 ms apart: one record per slice, the key stays in its FIFO (of lifted partials);
+    // 3 ms apart, a key moves to its tree at its first slice of two records
+    for (String order : List.of("in_order:10", "in_order:3", "out_of_order:3")) {
+      long step = Long.parseLong(order.substring(order.indexOf(':') + 1));
+      order = order.substring(0, order.indexOf(':'));
+      Plan plan = step == 10 ? oneWindow(one) : plan(one, order); // two windows' queries move the FIFO to its tree
+      if (order.equals("in_order")) { // the in-order algorithm behind the adaptive aggregator
+        plan = plan.withGroup(0, plan.groups().get(0).withAlgorithm("daba_lite", 4));
+      }
       WindowGroup g = WindowGroup.storedGroups(plan, List.of("k", "t", "v"), false).get(0);
       assertTrue(g.preaggregates());
       StoredWindows w = new StoredWindows(g, 1);
@@ -273,7 +285,7 @@ class ScalarProductTest {
       long wm = Long.MIN_VALUE;
       long i = 0;
       for (; i < 2000; i++) {
-        long t = order.equals("in_order") ? 3 * i : 3 * i - rnd.nextInt(30);
+        long t = order.equals("in_order") ? step * i : step * i - rnd.nextInt(30);
         if (!g.accepts(t, wm)) {
           continue;
         }
@@ -281,13 +293,17 @@ class ScalarProductTest {
         w.insert(t, row, wm, (x, s, e, r) -> { });
         generic.insert(Math.floorDiv(t, width) * width, new ProductFunction.At().set(row, t));
         if (i % 11 == 0) {
-          wm = 3 * i - 40;
+          wm = step * i - 40;
           w.windows().fire(wm, (x, s, e, r) -> { });
           generic.bulkEvict(g.evictBound(wm));
         }
       }
       w.flush(store);
       assertTrue(store.map.size() > 3, "slices stored");
+      if (step == 10) {
+        AdaptiveAggregator a = (AdaptiveAggregator) w.windows().aggregator();
+        assertTrue(!a.switched() && !a.keepsInputs(), "a FIFO of lifted partials");
+      }
       for (Map.Entry<Long, byte[]> e : store.map.entrySet()) {
         byte[] want = generic.entryBytes(e.getKey());
         assertNotNull(want, "slice " + e.getKey());
