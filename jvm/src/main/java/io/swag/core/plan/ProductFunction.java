@@ -20,7 +20,9 @@ import java.util.List;
  * <p>Commutative/invertible iff every sub-function is; {@link #combineCost()} is the sum of the
  * sub-costs (one product combine does k combines). {@link #newPartials()} returns a
  * {@link ProductPartials} whose sub-stores are the sub-functions' own stores, so numeric
- * sub-functions stay primitive. The generic form boxes ({@code Object[]} partials).
+ * sub-functions stay primitive. The generic form boxes ({@code Object[]} partials). The plan's
+ * aggregators are built on {@link #aggregated()}: for a product of one one-double function its typed
+ * form ({@link ScalarProduct}, same inputs, partials, byte form and results), else the product.
  */
 public final class ProductFunction implements AggregateFunction<Object, Object[], List<Object>> {
   private final List<AggregateFunction<?, ?, ?>> fns;
