@@ -104,6 +104,22 @@ public abstract class DoubleFunction implements AggregateFunction<Object, double
   }
 
   /**
+   * Lifts an input that is not a Java number ({@link DoublePartials#liftObject}) into {@code a[o..]}:
+   * by default its conversion to a double ({@link Inputs#toDouble}), NaN refused as by
+   * {@link #checkInput}. A function whose inputs are records rather than numbers (a plan's product of
+   * one function, which reads its column) overrides it.
+   *
+   * @param value the input
+   * @param arg the input's time or sequence number
+   * @param a the array of partials
+   * @param o the partial's offset in {@code a}
+   * @throws IllegalArgumentException if the function refuses the input
+   */
+  public void liftObject(Object value, long arg, double[] a, int o) {
+    lift(checkInput(Inputs.toDouble(name, value)), arg, a, o);
+  }
+
+  /**
    * The result for the partial at {@code a[o..]}.
    *
    * @param a the array of partials

@@ -73,7 +73,7 @@ public final class DoublePartials extends Partials {
 
   @Override
   public void liftObject(int dst, Object value, long arg) {
-    liftDouble(dst, Inputs.toDouble(f.name(), value), arg);
+    f.liftObject(value, arg, a, dst * w);
   }
 
   @Override

@@ -1,6 +1,5 @@
 package io.swag.core.fifo;
 
-import io.swag.core.Inputs;
 import io.swag.core.fn.ScalarDoubleFunction;
 
 /**
@@ -73,7 +72,7 @@ public abstract class DoubleFifo extends FifoBase {
 
   @Override
   protected final void insertObject(Object value, long arg) {
-    insertArg(Inputs.toDouble(op.name(), value), arg);
+    push(op.liftObjectValue(value, arg));
   }
 
   @Override

@@ -74,6 +74,21 @@ public abstract class ScalarDoubleFunction extends DoubleFunction {
    */
   public abstract double lowerDoubleValue(double partial);
 
+  /**
+   * {@code lift} of an input that is not a Java number: by default its conversion to a double
+   * ({@link io.swag.core.Inputs#toDouble}), NaN refused ({@link #checkInput}). The typed in-order
+   * classes and {@link #liftObject} call it; a function whose inputs are records (a plan's product
+   * of one function) overrides it.
+   *
+   * @param value the input
+   * @param arg the input's time or sequence number
+   * @return the partial of {@code value}
+   * @throws IllegalArgumentException if the function refuses the input
+   */
+  public double liftObjectValue(Object value, long arg) {
+    return liftValue(checkInput(io.swag.core.Inputs.toDouble(name(), value)), arg);
+  }
+
   // ---- the kernels on offsets, derived ----
 
   @Override
@@ -84,6 +99,11 @@ public abstract class ScalarDoubleFunction extends DoubleFunction {
   @Override
   public final void lift(double x, long arg, double[] a, int o) {
     a[o] = liftValue(x, arg);
+  }
+
+  @Override
+  public final void liftObject(Object value, long arg, double[] a, int o) {
+    a[o] = liftObjectValue(value, arg);
   }
 
   @Override

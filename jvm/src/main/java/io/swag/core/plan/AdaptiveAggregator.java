@@ -21,17 +21,25 @@ import java.util.NoSuchElementException;
  * whole-window query; this works while queries move forward (non-decreasing from and to), as the
  * queries of one sliding window over in-order data do. Amortized O(1) per entry in FIFO mode.
  * Pending inputs are checked when inserted ({@link InputCheck}), so a bad value fails at once.
+ *
+ * <p>For a product of one scalar double function ({@link ScalarProduct}) the ring keeps each entry's
+ * partial, lifted (and so checked) once when inserted, in a {@code double[]} instead of its input: no
+ * object is kept per entry (an engine may reuse the holder it inserts, {@link #keepsInputs()}), and
+ * the FIFO, the tree bulk-loaded at the switch and {@link #entryBytes} take the partials as they are.
  */
 public final class AdaptiveAggregator implements TimedAggregator {
   private final Algorithm fifoAlgorithm;
   private final Algorithm treeAlgorithm;
-  private final AggregateFunction<?, ?, ?> fn;
+  private final ProductFunction fn;
   private final InputCheck check;
   private TimedFifo fifo;
   private TimedAggregator tree;
   // raw entries [front, end) of a power-of-two ring; [fifoFront, fifoEnd) are in the FIFO
   private long[] times = new long[16];
-  private Object[] values = new Object[16];
+  private Object[] values; // the raw inputs (generic form), or null
+  private double[] parts; // the lifted partials (typed form, sp != null), or null
+  private final ScalarProduct sp;
+  private final ScalarProduct.Partial holder;
   private int front;
   private int end;
   private int fifoFront;
@@ -66,7 +74,24 @@ public final class AdaptiveAggregator implements TimedAggregator {
       throw new IllegalArgumentException("adaptive: treeAlgorithm '" + treeAlgorithm + "' is not a tree; trees: "
           + Algorithm.TREE_NAMES);
     }
-    this.fifo = new TimedFifo(fifoAlgorithm.newFifo(fn));
+    this.fifo = new TimedFifo(fifoAlgorithm.newFifo(fn.aggregated()));
+    this.sp = fn.aggregated() instanceof ScalarProduct s ? s : null;
+    this.holder = sp != null ? new ScalarProduct.Partial() : null;
+    if (sp != null) {
+      parts = new double[16];
+    } else {
+      values = new Object[16];
+    }
+  }
+
+  /**
+   * Whether the entries waiting in the ring are the inputs themselves (so a caller must not reuse an
+   * input object it inserted), rather than their lifted partials.
+   *
+   * @return true if inputs are kept
+   */
+  boolean keepsInputs() {
+    return sp == null;
   }
 
   /**
@@ -88,7 +113,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
 
   /** The tree this aggregator works with once switched (O(1); nothing is inserted). */
   private TimedAggregator newTree() {
-    return treeAlgorithm.newTree(fn);
+    return treeAlgorithm.newTree(fn.aggregated());
   }
 
   /**
@@ -126,13 +151,14 @@ public final class AdaptiveAggregator implements TimedAggregator {
     Object[] vs = new Object[n];
     for (int i = 0; i < n; i++) {
       ts[i] = t(front + i);
-      vs[i] = values[(front + i) & mask()];
+      vs[i] = sp != null ? new ScalarProduct.Partial().set(parts[(front + i) & mask()]) : values[(front + i) & mask()];
     }
     t.bulkInsert(ts, vs, 0, n);
     tree = t;
     fifo = null;
     times = null;
     values = null;
+    parts = null;
   }
 
   @Override
@@ -155,25 +181,39 @@ public final class AdaptiveAggregator implements TimedAggregator {
       tree.insert(time, value);
       return;
     }
-    check.check(value, time);
-    if (end - front == times.length) {
-      grow();
+    if (sp != null) {
+      double x = sp.liftObjectValue(value, time); // the check: a refused value throws here
+      if (end - front == times.length) {
+        grow();
+      }
+      parts[end & mask()] = x;
+    } else {
+      check.check(value, time);
+      if (end - front == times.length) {
+        grow();
+      }
+      values[end & mask()] = value;
     }
     times[end & mask()] = time;
-    values[end & mask()] = value;
     end++;
   }
 
   private void grow() {
     int n = times.length * 2;
     long[] t2 = new long[n];
-    Object[] v2 = new Object[n];
+    Object[] v2 = sp == null ? new Object[n] : null;
+    double[] p2 = sp != null ? new double[n] : null;
     for (int i = front; i != end; i++) {
       t2[i & (n - 1)] = times[i & mask()];
-      v2[i & (n - 1)] = values[i & mask()];
+      if (sp != null) {
+        p2[i & (n - 1)] = parts[i & mask()];
+      } else {
+        v2[i & (n - 1)] = values[i & mask()];
+      }
     }
     times = t2;
     values = v2;
+    parts = p2;
   }
 
   @Override
@@ -198,7 +238,9 @@ public final class AdaptiveAggregator implements TimedAggregator {
     }
     int n = 0;
     while (end != front && t(front) <= time) {
-      values[front & mask()] = null;
+      if (values != null) {
+        values[front & mask()] = null;
+      }
       front++;
       n++;
     }
@@ -254,13 +296,18 @@ public final class AdaptiveAggregator implements TimedAggregator {
       return tree.query(from, to);
     }
     while (fifoEnd != end && t(fifoEnd) <= to) {
-      fifo.insert(t(fifoEnd), values[fifoEnd & mask()]);
+      fifo.insert(t(fifoEnd), entry(fifoEnd)); // lifted at once: the holder is reused
       fifoEnd++;
     }
     if (from != Long.MIN_VALUE) {
       fifoFront += fifo.evictUpTo(from - 1);
     }
     return fifo.query();
+  }
+
+  /** The ring's entry {@code i} as an input: the raw input, or its partial in the reused holder. */
+  private Object entry(int i) {
+    return sp != null ? holder.set(parts[i & mask()]) : values[i & mask()];
   }
 
   /** The FIFO holds exactly the entries of [from, to] after moving forward. */
@@ -335,11 +382,11 @@ public final class AdaptiveAggregator implements TimedAggregator {
     if (lo == end || t(lo) != time) {
       return null;
     }
-    io.swag.core.Partials p = fn.newPartials();
+    io.swag.core.Partials p = fn.aggregated().newPartials();
     p.resize(2);
-    p.liftObject(0, values[lo & mask()], time);
+    p.liftObject(0, entry(lo), time);
     for (int i = lo + 1; i < end && t(i) == time; i++) {
-      p.liftObject(1, values[i & mask()], time);
+      p.liftObject(1, entry(i), time);
       p.combine(0, 0, 1);
       p.release(1);
     }

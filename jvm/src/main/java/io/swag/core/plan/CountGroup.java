@@ -86,7 +86,7 @@ public final class CountGroup {
 
   /** A FIFO aggregator of the plan's in-order algorithm. */
   FifoBase newFifo() {
-    return plan.algorithm().newFifo(fn);
+    return plan.algorithm().newFifo(fn.aggregated());
   }
 
   /**

@@ -11,7 +11,7 @@ final class InputCheck {
   private final Partials scratch;
 
   InputCheck(ProductFunction fn) {
-    this.scratch = fn.newPartials();
+    this.scratch = fn.aggregated().newPartials();
     scratch.resize(1);
   }
 

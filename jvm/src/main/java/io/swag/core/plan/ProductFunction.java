@@ -20,11 +20,14 @@ import java.util.List;
  * <p>Commutative/invertible iff every sub-function is; {@link #combineCost()} is the sum of the
  * sub-costs (one product combine does k combines). {@link #newPartials()} returns a
  * {@link ProductPartials} whose sub-stores are the sub-functions' own stores, so numeric
- * sub-functions stay primitive. The generic form boxes ({@code Object[]} partials).
+ * sub-functions stay primitive. The generic form boxes ({@code Object[]} partials). The plan's
+ * aggregators are built on {@link #aggregated()}: for a product of one one-double function its typed
+ * form ({@link ScalarProduct}, same inputs, partials, byte form and results), else the product.
  */
 public final class ProductFunction implements AggregateFunction<Object, Object[], List<Object>> {
   private final List<AggregateFunction<?, ?, ?>> fns;
   private final int[] columns;
+  private final AggregateFunction<?, ?, ?> aggregated;
 
   /** A slice of records lifted as one input: their inputs and times, in time order (ties: arrival order). */
   public static final class Batch {
@@ -100,6 +103,20 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
     public byte[] bytes() {
       return bytes;
     }
+
+    /** The error of a partial whose bytes end before its byte form does, naming {@code function}. */
+    IllegalArgumentException cutShort(String function, RuntimeException cause) {
+      return new IllegalArgumentException("function '" + function + "': a partial of " + bytes.length
+          + " bytes is cut short", cause);
+    }
+
+    /** Refuses bytes left over after the partial's byte form was read from {@code in}. */
+    void checkConsumed(String function, java.nio.ByteBuffer in) {
+      if (in.hasRemaining()) {
+        throw new IllegalArgumentException("function '" + function + "': a partial of " + bytes.length
+            + " bytes has " + in.remaining() + " bytes left over");
+      }
+    }
   }
 
   /**
@@ -139,6 +156,20 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
     }
     this.fns = List.copyOf(fns);
     this.columns = columns == null ? null : columns.clone();
+    this.aggregated = fns.size() == 1 && fns.get(0) instanceof io.swag.core.fn.ScalarDoubleFunction
+        ? new ScalarProduct(this) : this;
+  }
+
+  /**
+   * The function the plan's aggregators are built on, with this product's inputs, partials, byte form
+   * and results: for a product of one {@link io.swag.core.fn.ScalarDoubleFunction} its typed form
+   * ({@link ScalarProduct}: the partial is one {@code double} on the aggregator's own store), else
+   * this product.
+   *
+   * @return the function to build aggregators on
+   */
+  public AggregateFunction<?, ?, ?> aggregated() {
+    return aggregated;
   }
 
   /**

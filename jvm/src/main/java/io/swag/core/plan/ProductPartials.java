@@ -124,13 +124,9 @@ public final class ProductPartials extends Partials {
       try {
         read(dst, in);
       } catch (java.nio.BufferUnderflowException e) {
-        throw new IllegalArgumentException("function '" + fn.name() + "': a partial of " + l.bytes.length
-            + " bytes is cut short", e);
+        throw l.cutShort(fn.name(), e);
       }
-      if (in.hasRemaining()) {
-        throw new IllegalArgumentException("function '" + fn.name() + "': a partial of " + l.bytes.length
-            + " bytes has " + in.remaining() + " bytes left over");
-      }
+      l.checkConsumed(fn.name(), in);
       return;
     }
     if (!(value instanceof Object[])) {

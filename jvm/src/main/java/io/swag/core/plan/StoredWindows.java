@@ -143,13 +143,15 @@ public final class StoredWindows {
       if (kw.aggregator() instanceof AdaptiveAggregator a && a.fifo() != null) {
         if (!a.isEmpty() && a.youngestTime() == s) {
           a.switchToTree(); // a second record in a slice: the tree keeps one entry per slice
-          insertInTree(s, row, t, watermark, out);
-        } else {
+          insertLifted(s, row, t, watermark, out);
+        } else if (a.keepsInputs()) {
           // one record per slice so far: the in-order FIFO, which keeps its raw inputs (one object each)
           kw.insert(s, new ProductFunction.At().set(row, t), watermark, out);
+        } else {
+          insertLifted(s, row, t, watermark, out); // the FIFO keeps lifted partials
         }
       } else {
-        insertInTree(s, row, t, watermark, out);
+        insertLifted(s, row, t, watermark, out);
       }
       touch(s);
     } else {
@@ -191,9 +193,9 @@ public final class StoredWindows {
     pendingMax = Long.MIN_VALUE;
   }
 
-  private void insertInTree(long s, Object[] row, long t, long watermark, KeyWindows.WindowOutput out) {
+  private void insertLifted(long s, Object[] row, long t, long watermark, KeyWindows.WindowOutput out) {
     try {
-      kw.insert(s, at.set(row, t), watermark, out); // a tree lifts it at once: the holder is reused
+      kw.insert(s, at.set(row, t), watermark, out); // lifted at once (a tree, a FIFO of partials): the holder is reused
     } finally {
       at.set(null, 0);
     }

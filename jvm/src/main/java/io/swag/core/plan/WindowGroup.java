@@ -199,7 +199,7 @@ public final class WindowGroup {
     } else if (a.isFifo()) {
       agg = new AdaptiveAggregator(a, plan.treeAlgorithm(), fn);
     } else {
-      agg = a.newTree(fn);
+      agg = a.newTree(fn.aggregated());
     }
     return plan.slicing() ? new SlicedAggregator(agg, plan.sliceMs(), fn) : agg;
   }

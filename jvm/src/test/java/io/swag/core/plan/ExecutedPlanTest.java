@@ -61,7 +61,7 @@ class ExecutedPlanTest {
     kw.insert(20, new Object[] {"a", 20L, 2.0}, Long.MIN_VALUE, none);
     ExecutedPlan.Group before = kw.executed();
     assertEquals("daba_lite", before.algorithm());
-    assertEquals("DabaLite", before.structure());
+    assertEquals("DoubleDabaLite", before.structure(), "one max: the typed in-order class");
     assertTrue(before.adaptive() && !before.switched());
     assertEquals("bfiba8", before.tree());
     kw.insert(15, new Object[] {"a", 15L, 3.0}, Long.MIN_VALUE, none); // out of order: the key switches
