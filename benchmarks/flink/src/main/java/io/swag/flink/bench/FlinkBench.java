@@ -400,11 +400,15 @@ public final class FlinkBench {
     // warm-up (JIT, mini cluster start)
     swagTime(base / 4, 160, 16, 0);
     builtinTime(base / 4, 160, 16, 0);
-    if (mode.equals("profile")) { // swag at window/slide 1 (or args[2]), for a profiler (no CSV); args[3] rounds
+    if (mode.equals("profile")) {
+      // swag at window/slide 1 (or args[2]), for a profiler (no CSV); args[3] rounds, args[4] disorder (ms, 0: in order)
       long ratio = args.length > 2 ? Long.parseLong(args[2]) : 1;
       int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+      long disorder = args.length > 4 ? Long.parseLong(args[4]) : 0;
       for (int i = 0; i < rounds; i++) {
-        o.println("swag window/slide " + ratio + ": " + swagTime(base, ratio * KEYS, KEYS, 0));
+        double rps = swagTime(base, ratio * KEYS, KEYS, disorder);
+        o.printf("swag window/slide %d: %.0f records/s, operator task %.0f CPU ns per record%n", ratio, rps,
+            ThreadCpu.operatorNs);
       }
       return;
     }
