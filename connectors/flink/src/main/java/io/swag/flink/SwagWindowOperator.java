@@ -89,6 +89,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   static final String META_STATE = "swag-key-meta";
   private static final int META_VERSION = 2;
   private static final long GAUGE_PERIOD_NANOS = 100_000_000L;
+  /** The entries gauge's walk over the cached keys takes at most 1 / this of the task's time between two walks. */
+  private static final long GAUGE_WALK_SHARE = 100;
   static final String WATERMARK_STATE = "swag-watermark";
   /** The metric (a string gauge) and accumulator name prefix of the executed plan's read-back. */
   public static final String PLAN_METRIC = "swagPlan";
@@ -136,6 +138,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient volatile long keysGauge;
   private transient volatile long entriesGauge;
   private transient long gaugesAtNanos;
+  private transient long gaugeWaitNanos; // from the last walk to the next: GAUGE_PERIOD_NANOS or more (see publishGauges)
 
   /** Per-key state: the groups' windows, the next timer registered. */
   private final class KeyState {
@@ -322,13 +325,18 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     getMetricGroup().gauge("swagEntries", () -> entriesGauge);
   }
 
-  /** Publishes the gauges' values; O(cached keys), so at most every {@link #GAUGE_PERIOD_NANOS} unless forced. */
+  /**
+   * Publishes the gauges' values: the cached keys at every call, the entries (a walk over the cached
+   * keys) when forced or once {@code gaugeWaitNanos} have passed since the last walk, which is
+   * {@link #GAUGE_PERIOD_NANOS} or {@link #GAUGE_WALK_SHARE} times the last walk's duration, whichever
+   * is longer (with many cached keys the walk stays a bounded share of the task's time).
+   */
   private void publishGauges(boolean force) {
+    keysGauge = states.size();
     long now = System.nanoTime();
-    if (!force && now - gaugesAtNanos < GAUGE_PERIOD_NANOS) {
+    if (!force && now - gaugesAtNanos < gaugeWaitNanos) {
       return;
     }
-    gaugesAtNanos = now;
     long n = 0;
     for (KeyState s : states.values()) {
       for (StoredWindows k : s.time) {
@@ -338,8 +346,9 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
         n += c.size();
       }
     }
-    keysGauge = states.size();
     entriesGauge = n;
+    gaugesAtNanos = System.nanoTime();
+    gaugeWaitNanos = Math.max(GAUGE_PERIOD_NANOS, GAUGE_WALK_SHARE * (gaugesAtNanos - now));
   }
 
   @Override

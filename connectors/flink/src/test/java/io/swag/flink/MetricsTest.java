@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The operator's metrics, read from an in-memory metric reporter of the mini cluster: while the job
  * runs, {@code swagKeys} reaches the number of keys and {@code swagEntries} stays bounded by the
- * window + lateness (bulk eviction); at the end {@code swagRecordsIn} is the input size and
+ * window + lateness (bulk eviction) and is refreshed (it takes several values); at the end {@code swagRecordsIn} is the input size and
  * {@code swagLateRecords} the number of rows in the late side output (> 0), with nothing rejected.
  * With a cache smaller than the key count, {@code swagColdRecords} counts the records that went
  * into their key's stored slices without loading the key.
@@ -52,7 +52,7 @@ class MetricsTest {
 
 
   /** What a run saw: the gauges' largest values while running, the metrics and late rows at the end. */
-  record Run(long maxKeys, long maxEntries, Map<String, Metric> metrics, List<Row> late) {}
+  record Run(long maxKeys, long maxEntries, Set<Long> entriesSeen, Map<String, Metric> metrics, List<Row> late) {}
 
   static Run run(String name, int cacheMaxKeys) throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -72,16 +72,19 @@ class MetricsTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     long maxKeys = 0;
     long maxEntries = 0;
+    Set<Long> entriesSeen = new HashSet<>();
     while (!job.getJobStatus().get().isTerminalState() && System.nanoTime() < deadline) {
       Map<String, Metric> m = metrics(id);
-      if (m.containsKey("swagKeys")) {
+      if (m.containsKey("swagKeys") && m.containsKey("swagEntries")) { // registered one after the other
         maxKeys = Math.max(maxKeys, ((Number) ((Gauge<?>) m.get("swagKeys")).getValue()).longValue());
-        maxEntries = Math.max(maxEntries, ((Number) ((Gauge<?>) m.get("swagEntries")).getValue()).longValue());
+        long entries = ((Number) ((Gauge<?>) m.get("swagEntries")).getValue()).longValue();
+        maxEntries = Math.max(maxEntries, entries);
+        entriesSeen.add(entries);
       }
       Thread.sleep(25);
     }
     job.getJobExecutionResult().get(60, TimeUnit.SECONDS);
-    return new Run(maxKeys, maxEntries, metrics(id), StaticSink.get(name + "-late"));
+    return new Run(maxKeys, maxEntries, entriesSeen, metrics(id), StaticSink.get(name + "-late"));
   }
 
   @Test
@@ -91,6 +94,7 @@ class MetricsTest {
     assertEquals(KEYS, r.maxKeys(), "swagKeys while running");
     assertTrue(r.maxEntries() > 0 && r.maxEntries() < N / 4,
         "swagEntries while running (bounded by eviction): " + r.maxEntries());
+    assertTrue(r.entriesSeen().size() >= 3, "swagEntries refreshed while running: " + r.entriesSeen());
 
     Map<String, Metric> m = r.metrics();
     List<Row> late = r.late();

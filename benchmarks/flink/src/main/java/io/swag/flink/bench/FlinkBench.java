@@ -68,13 +68,15 @@ public final class FlinkBench {
 
   private FlinkBench() {}
 
-  /** Row i: key i % KEYS, time i ms (displaced back by up to {@code disorder} ms), value pseudo-random. */
+  /** Row i: key i % keys, time i ms (displaced back by up to {@code disorder} ms), value pseudo-random. */
   static final class Gen implements GeneratorFunction<Long, Row> {
     private static final long serialVersionUID = 1L;
     final long disorder;
+    final long keys;
 
-    Gen(long disorder) {
+    Gen(long disorder, long keys) {
       this.disorder = disorder;
+      this.keys = keys;
     }
 
     @Override
@@ -82,7 +84,7 @@ public final class FlinkBench {
       long h = i * 0x9E3779B97F4A7C15L;
       h ^= h >>> 29;
       long t = i - (disorder > 0 ? Math.floorMod(h, disorder + 1) : 0);
-      return Row.of(i % KEYS, t, (double) Math.floorMod(h >>> 7, 1000));
+      return Row.of(i % keys, t, (double) Math.floorMod(h >>> 7, 1000));
     }
   }
 
@@ -96,11 +98,16 @@ public final class FlinkBench {
   }
 
   static DataStream<Row> source(StreamExecutionEnvironment env, long n, long disorder) {
+    return source(env, n, disorder, KEYS);
+  }
+
+  /** {@link #source} over {@code keys} keys. */
+  static DataStream<Row> source(StreamExecutionEnvironment env, long n, long disorder, long keys) {
     WatermarkStrategy<Row> wm = (disorder > 0
         ? WatermarkStrategy.<Row>forBoundedOutOfOrderness(Duration.ofMillis(disorder))
         : WatermarkStrategy.<Row>forMonotonousTimestamps())
         .withTimestampAssigner((r, p) -> (Long) r.getField(1));
-    return env.fromSource(new DataGeneratorSource<>(new Gen(disorder), n, RateLimiterStrategy.noOp(), TYPE), wm, "gen");
+    return env.fromSource(new DataGeneratorSource<>(new Gen(disorder, keys), n, RateLimiterStrategy.noOp(), TYPE), wm, "gen");
   }
 
   /** Max over a double, the non-invertible case of the paper. */
@@ -225,11 +232,16 @@ public final class FlinkBench {
   }
 
   static double swagTime(long n, long size, long slide, long disorder) throws Exception {
+    return swagTime(n, size, slide, disorder, KEYS);
+  }
+
+  /** {@link #swagTime} over {@code keys} keys (one record per key and slide when {@code slide} is {@code keys}). */
+  static double swagTime(long n, long size, long slide, long disorder, long keys) throws Exception {
     StreamExecutionEnvironment env = env();
     QuerySpec q = QuerySpec.builder().key("k").time("ts")
         .order(disorder > 0 ? "out_of_order" : "in_order")
         .window(WindowSpec.time(size, slide).aggregate("mx", "max", "v")).build();
-    SwagWindows.aggregate(source(env, n, disorder), q).sinkTo(new DiscardingSink<>());
+    SwagWindows.aggregate(source(env, n, disorder, keys), q).sinkTo(new DiscardingSink<>());
     return run(env, n, "swag time " + size + "/" + slide);
   }
 
@@ -400,11 +412,17 @@ public final class FlinkBench {
     // warm-up (JIT, mini cluster start)
     swagTime(base / 4, 160, 16, 0);
     builtinTime(base / 4, 160, 16, 0);
-    if (mode.equals("profile")) { // swag at window/slide 1 (or args[2]), for a profiler (no CSV); args[3] rounds
+    if (mode.equals("profile")) {
+      // swag at window/slide 1 (or args[2]), for a profiler (no CSV); args[3] rounds, args[4] disorder (ms, 0: in
+      // order), args[5] keys (one record per key and slide)
       long ratio = args.length > 2 ? Long.parseLong(args[2]) : 1;
       int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+      long disorder = args.length > 4 ? Long.parseLong(args[4]) : 0;
+      long keys = args.length > 5 ? Long.parseLong(args[5]) : KEYS;
       for (int i = 0; i < rounds; i++) {
-        o.println("swag window/slide " + ratio + ": " + swagTime(base, ratio * KEYS, KEYS, 0));
+        double rps = swagTime(base, ratio * keys, keys, disorder, keys);
+        o.printf("swag window/slide %d: %.0f records/s, operator task %.0f CPU ns per record%n", ratio, rps,
+            ThreadCpu.operatorNs);
       }
       return;
     }
