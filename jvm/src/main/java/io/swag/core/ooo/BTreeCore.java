@@ -118,6 +118,8 @@ abstract class BTreeCore implements TimedAggregator {
    * costs no combine ({@code sfxBase + 1} is the new {@code Π←}), and a prepend below the oldest
    * entry extends them by its one combine. Valid while {@code sfxLeaf == leftFinger}; every other
    * change of that leaf's entries or of its parent's {@code Π←} repairs it, which recomputes them.
+   * The folds end in the node's last slot ({@code sfxBase + a = C + 1}, kept by evictions and
+   * prepends alike), so a prepend always finds a free slot before the first.
    */
   int sfx = -1;
   int sfxLeaf = -1;
@@ -639,7 +641,8 @@ abstract class BTreeCore implements TimedAggregator {
    * left-to-right fold.
    */
   private void foldSuffixes(int k, int vb, int a, int above) {
-    final int sb = SCRATCH + sfx * stride;
+    final int base = stride - a; // the last suffix in the last slot: room for prepends before the first
+    final int sb = SCRATCH + sfx * stride + base;
     final ScalarDoubleFunction sf = this.sf;
     if (sf != null) {
       final double[] da = this.da;
@@ -669,7 +672,7 @@ abstract class BTreeCore implements TimedAggregator {
       cp(vb + cap, sb);
     }
     sfxLeaf = k;
-    sfxBase = 0;
+    sfxBase = base;
   }
 
   /** {@link #repair} of an internal non-root spine node without keeping its own aggregate. */
@@ -1749,11 +1752,11 @@ abstract class BTreeCore implements TimedAggregator {
     }
     AggregateFunction f = fn;
     Object acc = above == null ? f.identity() : above;
+    if (sfxBase + cnt[k] != stride) {
+      fail("suffix folds of the left finger " + k + " start at " + sfxBase + " for " + cnt[k] + " entries");
+    }
     for (int i = cnt[k] - 1; i >= 0; i--) {
       acc = f.combine(p.partial(vslot(k, i)), acc);
-      if (sfxBase + i > cap) {
-        fail("suffix fold " + i + " of the left finger " + k + " beyond its node (base " + sfxBase + ")");
-      }
       Object got = p.partial(vslot(sfx, sfxBase + i));
       if (!Objects.deepEquals(got, acc)) {
         fail("suffix fold " + i + " of the left finger " + k + " (" + describe(k) + ") is " + show(got)
