@@ -109,7 +109,9 @@ abstract class BTreeCore implements TimedAggregator {
   int size;
 
   /**
-   * Suffix folds of the left-finger leaf (finger trees): a detached node {@code sfx} (allocated at
+   * Suffix folds of the left-finger leaf (finger trees with a primitive store, whose partials have
+   * a fixed size, so a right-to-left fold costs what a left-to-right one does; an object store may
+   * hold growing partials and keeps the plain fold): a detached node {@code sfx} (allocated at
    * the first eviction from a tree of height >= 1, never part of the tree) whose value slot
    * {@code sfxBase + i} holds {@code v_i ⊕ ... ⊕ v_{a-1} ⊕ Π←(parent)} (no parent term below the
    * root) for the entries {@code v_0 .. v_{a-1}} of the left-spine leaf {@code sfxLeaf}, so slot
@@ -1134,7 +1136,7 @@ abstract class BTreeCore implements TimedAggregator {
         aggCnt[lf] = a - 1;
         return true;
       }
-      if (sfx < 0 && finger && (flags[root] & LEAF) == 0) {
+      if (sfx < 0 && finger && !objectStore && (flags[root] & LEAF) == 0) {
         sfx = alloc();
       }
       y = lf;
