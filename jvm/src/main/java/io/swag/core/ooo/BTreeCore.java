@@ -108,6 +108,25 @@ abstract class BTreeCore implements TimedAggregator {
   int rightFinger;
   int size;
 
+  /**
+   * Suffix folds of the left-finger leaf (finger trees with a primitive store, whose partials have
+   * a fixed size, so a right-to-left fold costs what a left-to-right one does; an object store may
+   * hold growing partials and keeps the plain fold): a detached node {@code sfx} (allocated at
+   * the first eviction from a tree of height >= 1, never part of the tree) whose value slot
+   * {@code sfxBase + i} holds {@code v_i ⊕ ... ⊕ v_{a-1} ⊕ Π←(parent)} (no parent term below the
+   * root) for the entries {@code v_0 .. v_{a-1}} of the left-spine leaf {@code sfxLeaf}, so slot
+   * {@code sfxBase} equals its {@code Π←}. {@link #repair} of a left-spine leaf computes them with
+   * the fold's own combines (right to left); evicting the oldest entry without underflow then
+   * costs no combine ({@code sfxBase + 1} is the new {@code Π←}), and a prepend below the oldest
+   * entry extends them by its one combine. Valid while {@code sfxLeaf == leftFinger}; every other
+   * change of that leaf's entries or of its parent's {@code Π←} repairs it, which recomputes them.
+   * The folds end in the node's last slot ({@code sfxBase + a = C + 1}, kept by evictions and
+   * prepends alike), so a prepend always finds a free slot before the first.
+   */
+  int sfx = -1;
+  int sfxLeaf = -1;
+  int sfxBase;
+
   // results of the rebalancing routines (the paper's triple), kept in fields to avoid allocation
   int rTop;
   boolean rHitLeft;
@@ -426,6 +445,11 @@ abstract class BTreeCore implements TimedAggregator {
       boolean withParent = pa != root;
       if ((f & LEFT) != 0) { // Π← = v0 ... v_{a-1} Π←(parent)
         int c = a;
+        if (a > 0 && sfx >= 0) {
+          foldSuffixes(k, vb, a, withParent ? aggSlot(pa) : -1);
+          aggCnt[k] = c;
+          return;
+        }
         if (a == 0) {
           if (withParent) {
             cp(dst, aggSlot(pa));
@@ -610,6 +634,47 @@ abstract class BTreeCore implements TimedAggregator {
     }
     flags[k] = (byte) (f | OWN);
     aggCnt[k] = c;
+  }
+
+  /**
+   * {@code Π←} of left-spine leaf {@code k} ({@code a >= 1} values from slot {@code vb}; parent
+   * term in slot {@code above}, or none if {@code above < 0}) folded right to left, each suffix
+   * stored in the value slots of {@link #sfx}: the same {@code a} (or {@code a - 1}) combines as the
+   * left-to-right fold.
+   */
+  private void foldSuffixes(int k, int vb, int a, int above) {
+    final int base = stride - a; // the last suffix in the last slot: room for prepends before the first
+    final int sb = SCRATCH + sfx * stride + base;
+    final ScalarDoubleFunction sf = this.sf;
+    if (sf != null) {
+      final double[] da = this.da;
+      double acc;
+      int i = a - 1;
+      if (above >= 0) {
+        acc = sf.combineValues(da[vb + i], da[above]);
+      } else {
+        acc = da[vb + i];
+      }
+      da[sb + i] = acc;
+      while (--i >= 0) {
+        acc = sf.combineValues(da[vb + i], acc);
+        da[sb + i] = acc;
+      }
+      da[vb + cap] = acc;
+    } else {
+      int i = a - 1;
+      if (above >= 0) {
+        comb(sb + i, vb + i, above);
+      } else {
+        cp(sb + i, vb + i);
+      }
+      while (--i >= 0) {
+        comb(sb + i, vb + i, sb + i + 1);
+      }
+      cp(vb + cap, sb);
+    }
+    sfxLeaf = k;
+    sfxBase = base;
   }
 
   /** {@link #repair} of an internal non-root spine node without keeping its own aggregate. */
@@ -904,6 +969,13 @@ abstract class BTreeCore implements TimedAggregator {
         extendUp(y, vslot(y, i), true, up);
       } else if (a > 0 && i == 0 && (!finger || (f & RIGHT) == 0)) {
         extendUp(y, vslot(y, 0), false, up);
+        if (y == sfxLeaf) { // the new Π← is the new entry's suffix fold
+          if (sfxBase > 0) {
+            cp(SCRATCH + sfx * stride + --sfxBase, aggSlot(y));
+          } else {
+            sfxLeaf = -1;
+          }
+        }
       } else {
         repair(y);
         repairAbove(y, false, false);
@@ -1056,6 +1128,17 @@ abstract class BTreeCore implements TimedAggregator {
     int i;
     int lf = leftFinger;
     if (times[lf * cap] == t) { // the oldest entry: O(1) at the left finger
+      int a = cnt[lf];
+      if (lf == sfxLeaf && a >= minArity && (flags[lf] & LEFT) != 0) { // no underflow: the next suffix fold is the new Π←
+        localEvict(lf, 0, -1);
+        size--;
+        cp(aggSlot(lf), SCRATCH + sfx * stride + ++sfxBase);
+        aggCnt[lf] = a - 1;
+        return true;
+      }
+      if (sfx < 0 && finger && !objectStore && (flags[root] & LEAF) == 0) {
+        sfx = alloc();
+      }
       y = lf;
       i = 0;
     } else {
@@ -1630,10 +1713,11 @@ abstract class BTreeCore implements TimedAggregator {
       Object want = above == null ? own : f.combine(own, above);
       expectOwn(y, "left", own);
       expect(y, "left", want, ownCnt);
-      above = want;
       if (isLeaf(y)) {
+        expectSuffixes(y, above);
         break;
       }
+      above = want;
     }
     above = null;
     for (int y = kid(root, cnt[root]); ; y = kid(y, cnt[y])) {
@@ -1658,6 +1742,30 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   private int[] upCnt;
+
+  /**
+   * If {@link #sfxLeaf} is the left-finger leaf {@code k}, its suffix folds match {@code v_i ⊕ ...
+   * ⊕ v_{a-1} ⊕ above} ({@code above}: the parent's {@code Π←}, null below the root).
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void expectSuffixes(int k, Object above) {
+    if (sfxLeaf != k || k != leftFinger) {
+      return;
+    }
+    AggregateFunction f = fn;
+    Object acc = above == null ? f.identity() : above;
+    if (sfxBase + cnt[k] != stride) {
+      fail("suffix folds of the left finger " + k + " start at " + sfxBase + " for " + cnt[k] + " entries");
+    }
+    for (int i = cnt[k] - 1; i >= 0; i--) {
+      acc = f.combine(p.partial(vslot(k, i)), acc);
+      Object got = p.partial(vslot(sfx, sfxBase + i));
+      if (!Objects.deepEquals(got, acc)) {
+        fail("suffix fold " + i + " of the left finger " + k + " (" + describe(k) + ") is " + show(got)
+            + ", expected " + show(acc));
+      }
+    }
+  }
 
   /** A spine node marked {@link #OWN} keeps {@code own} in its value slot {@code C - 1}. */
   private void expectOwn(int k, String kind, Object own) {
