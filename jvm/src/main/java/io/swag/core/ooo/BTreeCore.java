@@ -31,7 +31,7 @@ import java.util.Objects;
  * and, last, the node's aggregate slot ({@code S} scratch slots come first). Per node there is
  * also a parent id, an entry count, a flag byte (leaf, left spine, right spine) and the number of
  * entries its aggregate covers. Free nodes form a list linked through {@link #parent}. With long
- * times and a one-double partial, that is {@code 20C + 22} bytes per node plus the pool's growth
+ * times and a one-double partial, that is {@code 20C + 26} bytes per node plus the pool's growth
  * slack (at most a quarter). Rebalancing (below) keeps nodes filled by in-order or reverse-order
  * inserts at arity {@code 2μ}: at n = 2^22, in order, about 25 bytes per entry in use for
  * {@code μ = 4} (see the test MemoryReport and {@code MemoryPerEntry} in the JMH module).
@@ -1671,7 +1671,8 @@ abstract class BTreeCore implements TimedAggregator {
    * is primitive ({@code wordsPerPartial} 8-byte words per slot; pass 0 to leave it out).
    */
   public final long allocatedBytes(int wordsPerPartial) {
-    long b = 8L * times.length + 4L * kids.length + 4L * parent.length + cnt.length + flags.length;
+    long b = 8L * times.length + 4L * kids.length + 4L * parent.length + cnt.length + flags.length
+        + 4L * aggCnt.length;
     return b + 8L * wordsPerPartial * p.capacity();
   }
 
