@@ -32,8 +32,8 @@ import java.util.Objects;
  * also a parent id, an entry count, a flag byte (leaf, left spine, right spine) and the number of
  * entries its aggregate covers. Free nodes form a list linked through {@link #parent}. With long
  * times and a one-double partial, that is {@code 20C + 26} bytes per node plus the pool's growth
- * slack (at most a quarter). Rebalancing (below) keeps nodes filled by in-order or reverse-order
- * inserts at arity {@code 2μ}: at n = 2^22, in order, about 25 bytes per entry in use for
+ * slack (at most an eighth). Rebalancing (below) keeps nodes filled by in-order or reverse-order
+ * inserts at arity {@code 2μ}: at n = 2^22, in order, about 26 bytes per entry in use for
  * {@code μ = 4} (see the test MemoryReport and {@code MemoryPerEntry} in the JMH module).
  *
  * <p><b>Rebalancing</b> (after the fact, Figure 7, with two terminal steps added): an overflowing
@@ -199,8 +199,9 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   private void grow() {
-    // 2, 4, 8, ..., 64 nodes, then 1.25x: a small tree (an engine's key with a few slices) stays small
-    int nc = nodeCap < 2 ? 2 : nodeCap + Math.max(nodeCap >> 2, Math.min(nodeCap, 16));
+    // 2, 4, 8, 16, 32 nodes, then +16 up to 128, then 1.125x: a small tree (an engine's key with a
+    // few slices) stays small, a large one has at most an eighth of its capacity free
+    int nc = nodeCap < 2 ? 2 : nodeCap + Math.max(nodeCap >> 3, Math.min(nodeCap, 16));
     if ((long) SCRATCH + (long) nc * stride > Integer.MAX_VALUE - 16) {
       nc = (Integer.MAX_VALUE - 16 - SCRATCH) / stride;
       if (nc <= nodeCap) {
