@@ -31,8 +31,26 @@ import java.util.Objects;
  * and, last, the node's aggregate slot ({@code S} scratch slots come first). Per node there is
  * also a parent id, an entry count, a flag byte (leaf, left spine, right spine) and the number of
  * entries its aggregate covers. Free nodes form a list linked through {@link #parent}. With long
- * times and a one-double partial, that is {@code 20C + 22} bytes per node; nodes are between half
- * full and full (measured at n = 2^22: 39-53 bytes per entry, see the test MemoryReport).
+ * times and a one-double partial, that is {@code 20C + 26} bytes per node plus the pool's growth
+ * slack (at most an eighth). Rebalancing (below) keeps nodes filled by in-order or reverse-order
+ * inserts at arity {@code 2μ}: at n = 2^22, in order, about 26 bytes per entry in use for
+ * {@code μ = 4} (see the test MemoryReport and {@code MemoryPerEntry} in the JMH module).
+ *
+ * <p><b>Rebalancing</b> (after the fact, Figure 7, with two terminal steps added): an overflowing
+ * node (arity {@code 2μ + 1}) whose left sibling, else right sibling, has arity below {@code 2μ}
+ * moves {@code k} entries to it through the parent ({@link #shiftLeft}, {@link #shiftRight}) so
+ * that the sibling reaches arity {@code 2μ} ({@code 1 <= k <= μ}, the node keeps arity
+ * {@code >= μ + 1}); only when both are full does it split, and the split may overflow the parent
+ * as before. An underflowing node (arity {@code μ - 1}) whose chosen sibling has arity above
+ * {@code μ} takes {@code k = arity(sibling) - μ} entries from it (the paper's {@code move} with
+ * {@code k = 1} and more), else merges. Both moves leave the parent's arity unchanged, so they end
+ * the rebalancing: each runs at most once per insert or evict and costs O(μ). The amortized O(1)
+ * bound of Lemma 9 (coins per node: 4 at arity {@code 2μ + 1}, 2 at {@code 2μ} or {@code μ - 1},
+ * 1 at {@code μ}, else 0) still holds: splits and merges pay for themselves from their nodes' coins
+ * exactly as in the lemma, and a move changes the coins of two nodes by at most 2 each, which the
+ * operation that ends with it is billed (a constant number of coins per operation, as for
+ * {@code heightIncrease} and {@code heightDecrease}). With in-order appends a leaf is left behind
+ * at arity {@code 2μ} instead of {@code μ + 1}.
  *
  * <p>Subclasses choose where aggregates live ({@link #finger}): in the classic tree every node
  * stores its up-aggregate and searches start at the root (but for the window's two ends: an
@@ -200,8 +218,9 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   private void grow() {
-    // 2, 4, 8, ..., 64 nodes, then 1.25x: a small tree (an engine's key with a few slices) stays small
-    int nc = nodeCap < 2 ? 2 : nodeCap + Math.max(nodeCap >> 2, Math.min(nodeCap, 16));
+    // 2, 4, 8, 16, 32 nodes, then +16 up to 128, then 1.125x: a small tree (an engine's key with a
+    // few slices) stays small, a large one has at most an eighth of its capacity free
+    int nc = nodeCap < 2 ? 2 : nodeCap + Math.max(nodeCap >> 3, Math.min(nodeCap, 16));
     if ((long) SCRATCH + (long) nc * stride > Integer.MAX_VALUE - 16) {
       nc = (Integer.MAX_VALUE - 16 - SCRATCH) / stride;
       if (nc <= nodeCap) {
@@ -983,6 +1002,9 @@ abstract class BTreeCore implements TimedAggregator {
       return;
     }
     int pa = parent[y];
+    if (y == rightFinger && pa >= 0 && shiftFromRightFinger(y, pa, i == a)) {
+      return;
+    }
     if (pa >= 0 && cnt[pa] + 2 <= maxArity) { // y splits, its parent takes the separator without splitting
       if (finger && y == rightFinger && cnt[pa] > 0 && (pa == root || (flags[pa] & LEFT) == 0)) {
         // pa (root or right spine) excludes its last child y: afterwards it covers the split-off
@@ -1046,7 +1068,11 @@ abstract class BTreeCore implements TimedAggregator {
     repairAggs(y, false, false);
   }
 
-  /** Figure 7 {@code rebalanceForInsert}: splits upwards while a node overflows. */
+  /**
+   * Figure 7 {@code rebalanceForInsert}: splits upwards while a node overflows, but an overflowing
+   * node whose left sibling has room first fills that sibling ({@link #shiftLeft}), which ends the
+   * rebalancing (the parent's arity does not change).
+   */
   final void rebalanceForInsert(int node) {
     boolean hl = isLeft(node);
     boolean hr = isRight(node);
@@ -1055,6 +1081,29 @@ abstract class BTreeCore implements TimedAggregator {
         heightIncrease();
         hl = true;
         hr = true;
+      } else {
+        int pa = parent[node];
+        int ni = childIndex(node);
+        int l = ni > 0 ? kids[pa * stride + ni - 1] : -1;
+        int r = ni < cnt[pa] ? kids[pa * stride + ni + 1] : -1;
+        if (l >= 0 && cnt[l] + 1 < maxArity) {
+          shiftLeft(pa, ni, maxArity - 1 - cnt[l]);
+          repairIfUp(l);
+          repairIfUp(node);
+          hl |= isLeft(l) | isLeft(pa);
+          hr |= isRight(pa);
+          node = pa;
+          break;
+        }
+        if (r >= 0 && cnt[r] + 1 < maxArity) {
+          shiftRight(pa, ni, maxArity - 1 - cnt[r]);
+          repairIfUp(node);
+          repairIfUp(r);
+          hl |= isLeft(pa);
+          hr |= isRight(r) | isRight(pa);
+          node = pa;
+          break;
+        }
       }
       split(node);
       node = parent[node];
@@ -1115,6 +1164,137 @@ abstract class BTreeCore implements TimedAggregator {
     repairIfUp(y);
     repairIfUp(z);
     return z;
+  }
+
+  /**
+   * The overflowing right finger {@code y} (child {@code cnt[pa]} of {@code pa}) fills its left
+   * sibling {@code l} if that has room ({@link #shiftLeft}), extending the aggregates that only
+   * grow at their end instead of recomputing them: {@code l}'s up-aggregate takes its {@code k}
+   * new entries; FiBA's {@code pa} (root inner or right-spine {@code Π→}, both ending with
+   * {@code Π↑(l)} and the separator) takes the {@code k} entries that left {@code y}; the classic
+   * {@code pa}'s subtree only gained the appended entry ({@code appended}), which extends it and
+   * its ancestors as in {@link #extendUp}. Then {@code y} is recomputed. Returns false, having
+   * changed nothing, if the sibling is full or these shortcuts do not apply ({@code l} on the left
+   * spine; a classic insert that did not append).
+   */
+  private boolean shiftFromRightFinger(int y, int pa, boolean appended) {
+    final int yi = cnt[pa];
+    final int l = kids[pa * stride + yi - 1];
+    final int al = cnt[l];
+    if (al + 1 >= maxArity || (finger ? pa == root && yi == 1 : !appended)) {
+      return false;
+    }
+    final int k = maxArity - 1 - al;
+    shiftLeft(pa, yi, k);
+    final int ld = aggSlot(l);
+    final int lv = vslot(l, 0);
+    for (int j = al; j < al + k; j++) {
+      comb(ld, ld, lv + j);
+    }
+    aggCnt[l] += k;
+    if (finger) {
+      final int pd = aggSlot(pa);
+      for (int j = al + 1; j < al + k; j++) {
+        comb(pd, pd, lv + j);
+      }
+      comb(pd, pd, vslot(pa, yi - 1));
+      aggCnt[pa] += k;
+      repair(y);
+    } else {
+      repair(y);
+      extendUp(pa, vslot(y, cnt[y] - 1), true, true);
+    }
+    return true;
+  }
+
+  /** Calls of {@link #shiftLeft} and {@link #shiftRight} (tests read it to see that the path was taken). */
+  long shifts;
+
+  /**
+   * Moves {@code k} entries ({@code 1 <= k < arity}) from child {@code yi} of {@code pa} to the
+   * end of its left sibling through the parent: the separator {@code yi - 1} and the first {@code
+   * k - 1} entries of the node go to the sibling (with the node's first {@code k} children if
+   * internal), and the node's entry {@code k - 1} becomes the separator. Structure only: the
+   * caller repairs the two nodes' and the parent's aggregates. Spine flags and fingers stay (the
+   * sibling is never on the right spine, the node never on the left one).
+   */
+  final void shiftLeft(int pa, int yi, int k) {
+    shifts++;
+    final int y = kids[pa * stride + yi];
+    final int l = kids[pa * stride + yi - 1];
+    final int al = cnt[l];
+    final int ay = cnt[y];
+    moveEntry(l, al, pa, yi - 1);
+    for (int j = 0; j < k - 1; j++) {
+      moveEntry(l, al + 1 + j, y, j);
+    }
+    moveEntry(pa, yi - 1, y, k - 1);
+    final int yb = y * cap;
+    System.arraycopy(times, yb + k, times, yb, ay - k);
+    final int vb = SCRATCH + y * stride;
+    for (int j = 0; j < ay - k; j++) {
+      cp(vb + j, vb + k + j);
+    }
+    if (objectStore) {
+      for (int j = ay - k; j < ay; j++) {
+        p.release(vb + j);
+      }
+    }
+    if ((flags[y] & LEAF) == 0) {
+      final int kb = y * stride;
+      for (int j = 0; j < k; j++) {
+        setKid(l, al + 1 + j, kids[kb + j]);
+      }
+      System.arraycopy(kids, kb + k, kids, kb, ay + 1 - k);
+    }
+    cnt[l] = (byte) (al + k);
+    cnt[y] = (byte) (ay - k);
+    flags[l] &= ~OWN;
+    flags[y] &= ~OWN;
+    flags[pa] &= ~OWN;
+  }
+
+  /**
+   * The mirror of {@link #shiftLeft}: moves {@code k} entries ({@code 1 <= k < arity}) from child
+   * {@code li} of {@code pa} to the front of its right sibling through the parent: the separator
+   * {@code li} and the last {@code k - 1} entries of the node go to the sibling (with the node's
+   * last {@code k} children if internal), and the node's entry {@code a - k} becomes the separator.
+   * Structure only, like {@link #shiftLeft}.
+   */
+  final void shiftRight(int pa, int li, int k) {
+    shifts++;
+    final int l = kids[pa * stride + li];
+    final int r = kids[pa * stride + li + 1];
+    final int al = cnt[l];
+    final int ar = cnt[r];
+    final int rb = r * cap;
+    final int rv = SCRATCH + r * stride;
+    System.arraycopy(times, rb, times, rb + k, ar);
+    for (int j = ar - 1; j >= 0; j--) {
+      cp(rv + k + j, rv + j);
+    }
+    moveEntry(r, k - 1, pa, li);
+    for (int j = 0; j < k - 1; j++) {
+      moveEntry(r, j, l, al - k + 1 + j);
+    }
+    moveEntry(pa, li, l, al - k);
+    if (objectStore) {
+      for (int j = al - k; j < al; j++) {
+        p.release(vslot(l, j));
+      }
+    }
+    if ((flags[r] & LEAF) == 0) {
+      final int kb = r * stride;
+      System.arraycopy(kids, kb, kids, kb + k, ar + 1);
+      for (int j = 0; j < k; j++) {
+        setKid(r, j, kids[l * stride + al - k + 1 + j]);
+      }
+    }
+    cnt[l] = (byte) (al - k);
+    cnt[r] = (byte) (ar + k);
+    flags[l] &= ~OWN;
+    flags[r] &= ~OWN;
+    flags[pa] &= ~OWN;
   }
 
   // ---------------------------------------------------------------- evict
@@ -1250,32 +1430,20 @@ abstract class BTreeCore implements TimedAggregator {
     return l;
   }
 
-  /** Moves one entry and child from sibling {@code si} through the parent into child {@code ni}. */
+  /**
+   * Moves entries from sibling {@code si} through the parent into the underflowing child {@code ni}
+   * (arity {@code μ - 1}; the sibling's arity exceeds {@code μ}): as many as leave the sibling at
+   * arity {@code μ} ({@link #shiftLeft} / {@link #shiftRight}), so that evictions at the same end
+   * meet the next underflow later; then repairs the two children's up-aggregates.
+   */
   final void move(int pa, int ni, int si) {
     int node = kid(pa, ni);
     int sib = kid(pa, si);
-    boolean leaf = isLeaf(node);
-    int as = cnt[sib];
-    if (si < ni) { // rotate right: parent entry si to the front of node, sib's last entry up
-      localInsert(node, 0, time(pa, si), vslot(pa, si), -1);
-      if (!leaf) {
-        int kb = node * stride;
-        System.arraycopy(kids, kb, kids, kb + 1, cnt[node]);
-        setKid(node, 0, kid(sib, as));
-      }
-      moveEntry(pa, si, sib, as - 1);
-      cnt[sib] = (byte) (as - 1);
-      flags[sib] &= ~OWN;
-      flags[pa] &= ~OWN;
-      if (objectStore) {
-        p.release(vslot(sib, as - 1));
-      }
-    } else { // rotate left: parent entry ni to the end of node, sib's first entry up
-      int an = cnt[node];
-      localInsert(node, an, time(pa, ni), vslot(pa, ni), leaf ? -1 : kid(sib, 0));
-      moveEntry(pa, ni, sib, 0);
-      flags[pa] &= ~OWN;
-      localEvict(sib, 0, leaf ? -1 : 0);
+    int k = cnt[sib] + 1 - minArity;
+    if (si < ni) {
+      shiftRight(pa, si, k);
+    } else {
+      shiftLeft(pa, si, k);
     }
     repairIfUp(node);
     repairIfUp(sib);
@@ -1587,7 +1755,8 @@ abstract class BTreeCore implements TimedAggregator {
    * is primitive ({@code wordsPerPartial} 8-byte words per slot; pass 0 to leave it out).
    */
   public final long allocatedBytes(int wordsPerPartial) {
-    long b = 8L * times.length + 4L * kids.length + 4L * parent.length + cnt.length + flags.length;
+    long b = 8L * times.length + 4L * kids.length + 4L * parent.length + cnt.length + flags.length
+        + 4L * aggCnt.length;
     return b + 8L * wordsPerPartial * p.capacity();
   }
 

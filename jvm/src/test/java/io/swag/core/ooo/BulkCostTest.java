@@ -146,7 +146,8 @@ class BulkCostTest {
    * Total combines of {@code rounds} bulk inserts of m sorted records into a window of about n
    * (times 2i): appended in order, or interleaved at distance {@code d = 4m} (odd times spread
    * over the youngest 4m entries, with a few equal times inside the batch and equal to existing
-   * times). Between rounds the window is cut back to n by {@code bulkEvict} (not counted). The
+   * times). The window is first filled by single in-order inserts, so every algorithm starts from
+   * the same tree. Between rounds the window is cut back to n by {@code bulkEvict} (not counted). The
    * batches depend only on the seed, so two algorithms see the same ones. Checks the window and
    * a range query against the {@link TreeOracle} after each round.
    */
@@ -165,7 +166,9 @@ class BulkCostTest {
       vs[i] = v(ts[i]);
       o.insert(ts[i], vs[i]);
     }
-    t.bulkInsert(ts, vs, 0, n);
+    for (int i = 0; i < n; i++) { // the same starting tree for every algorithm: single in-order inserts
+      t.insert(ts[i], vs[i]);
+    }
     long youngest = 2L * (n - 1);
     long total = 0;
     for (int r = 0; r < rounds; r++) {

@@ -5,7 +5,8 @@ import java.util.SplittableRandom;
 
 /**
  * Bytes per entry of the tree variants with long times and {@code sum} (one double per partial):
- * from the node pool's array sizes (including free capacity) and from the heap after GC.
+ * from the node pool's array sizes (including free capacity; and the part in the node ids handed out
+ * so far, without the pool's growth slack) and from the heap after GC.
  * Usage: {@code MemoryReport [log2 n]} (default 22).
  */
 public final class MemoryReport {
@@ -45,14 +46,15 @@ public final class MemoryReport {
   public static void main(String[] args) {
     int lg = args.length > 0 ? Integer.parseInt(args[0]) : 22;
     int n = 1 << lg;
-    for (String a : new String[] {"bclassic2", "fiba2", "fiba4", "fiba8"}) {
+    for (String a : new String[] {"bclassic2", "bclassic4", "fiba2", "fiba4", "bfiba4", "fiba8"}) {
       for (boolean ooo : new boolean[] {false, true}) {
         long before = heapUsed();
         BTreeCore t = fill(a, n, ooo, 1);
         slide(t, n / 4);
         long after = heapUsed();
-        System.out.printf("%-10s %-9s n=2^%d size=%d arrays %.1f B/entry, heap %.1f B/entry, height %d%n", a,
-            ooo ? "ooo" : "in-order", lg, t.size(), t.allocatedBytes(1) / (double) t.size(),
+        double arrays = t.allocatedBytes(1) / (double) t.size();
+        System.out.printf("%-10s %-9s n=2^%d size=%d arrays %.1f B/entry (%.1f in nodes handed out), heap %.1f B/entry,"
+            + " height %d%n", a, ooo ? "ooo" : "in-order", lg, t.size(), arrays, arrays * t.nodeHigh / t.nodeCap,
             (after - before) / (double) t.size(), t.height());
         t = null;
       }
