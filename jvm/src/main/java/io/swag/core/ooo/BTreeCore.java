@@ -31,7 +31,7 @@ import java.util.Objects;
  * and, last, the node's aggregate slot ({@code S} scratch slots come first). Per node there is
  * also a parent id, an entry count, a flag byte (leaf, left spine, right spine) and the number of
  * entries its aggregate covers. Free nodes form a list linked through {@link #parent}. With long
- * times and a one-double partial, that is {@code 20C + 26} bytes per node plus the pool's growth
+ * times and a one-double partial, that is {@code 20C + 22} bytes per node plus the pool's growth
  * slack (at most an eighth). Rebalancing (below) keeps nodes filled by in-order or reverse-order
  * inserts at arity {@code 2μ}: at n = 2^22, in order, about 26 bytes per entry in use for
  * {@code μ = 4} (see the test MemoryReport and {@code MemoryPerEntry} in the JMH module).
@@ -41,7 +41,7 @@ import java.util.Objects;
  * moves {@code k} entries to it through the parent ({@link #shiftLeft}, {@link #shiftRight}) so
  * that the sibling reaches arity {@code 2μ} ({@code 1 <= k <= μ}, the node keeps arity
  * {@code >= μ + 1}); only when both are full does it split, and the split may overflow the parent
- * as before. An underflowing node (arity {@code μ - 1}) whose chosen sibling has arity above
+ * (Figure 7). An underflowing node (arity {@code μ - 1}) whose chosen sibling has arity above
  * {@code μ} takes {@code k = arity(sibling) - μ} entries from it (the paper's {@code move} with
  * {@code k = 1} and more), else merges. Both moves leave the parent's arity unchanged, so they end
  * the rebalancing: each runs at most once per insert or evict and costs O(μ). The amortized O(1)
@@ -49,8 +49,8 @@ import java.util.Objects;
  * 1 at {@code μ}, else 0) still holds: splits and merges pay for themselves from their nodes' coins
  * exactly as in the lemma, and a move changes the coins of two nodes by at most 2 each, which the
  * operation that ends with it is billed (a constant number of coins per operation, as for
- * {@code heightIncrease} and {@code heightDecrease}). With in-order appends a leaf is left behind
- * at arity {@code 2μ} instead of {@code μ + 1}.
+ * {@code heightIncrease} and {@code heightDecrease}). In-order and reverse-order appends leave
+ * each leaf behind at arity {@code 2μ}.
  *
  * <p>Subclasses choose where aggregates live ({@link #finger}): in the classic tree every node
  * stores its up-aggregate and searches start at the root (but for the window's two ends: an
@@ -130,8 +130,8 @@ abstract class BTreeCore implements TimedAggregator {
    * Suffix folds of the left-finger leaf (finger trees with a primitive store, whose partials have
    * a fixed size, so a right-to-left fold costs what a left-to-right one does; an object store may
    * hold growing partials and keeps the plain fold): a detached node {@code sfx} (allocated at
-   * the first eviction from a tree of height >= 1, never part of the tree) whose value slot
-   * {@code sfxBase + i} holds {@code v_i ⊕ ... ⊕ v_{a-1} ⊕ Π←(parent)} (no parent term below the
+   * the first eviction of the oldest entry from a tree of height >= 1, never part of the tree)
+   * whose value slot {@code sfxBase + i} holds {@code v_i ⊕ ... ⊕ v_{a-1} ⊕ Π←(parent)} (no parent term below the
    * root) for the entries {@code v_0 .. v_{a-1}} of the left-spine leaf {@code sfxLeaf}, so slot
    * {@code sfxBase} equals its {@code Π←}. {@link #repair} of a left-spine leaf computes them with
    * the fold's own combines (right to left); evicting the oldest entry without underflow then
@@ -1070,8 +1070,9 @@ abstract class BTreeCore implements TimedAggregator {
 
   /**
    * Figure 7 {@code rebalanceForInsert}: splits upwards while a node overflows, but an overflowing
-   * node whose left sibling has room first fills that sibling ({@link #shiftLeft}), which ends the
-   * rebalancing (the parent's arity does not change).
+   * node whose left sibling, else right sibling, has room first fills that sibling
+   * ({@link #shiftLeft}, {@link #shiftRight}), which ends the rebalancing (the parent's arity does
+   * not change).
    */
   final void rebalanceForInsert(int node) {
     boolean hl = isLeft(node);

@@ -14,8 +14,8 @@ import io.swag.core.AggregateFunction;
  * image {@code Π→}. Hence {@code query() = Π←(leftFinger) ⊗ inner(root) ⊗ Π→(rightFinger)}.
  * An internal non-root spine node may also keep its own part ({@code Π←(y)} or {@code Π→(y)}
  * without the parent term) in its free value slot, flagged {@code OWN} (see {@code BTreeCore.repair}):
- * the repair walk down a spine then recomputes such a node with one combine. The left-finger leaf's
- * {@code Π←} is folded right to left with every suffix kept aside ({@code BTreeCore.sfx}), so
+ * the repair walk down a spine then recomputes such a node with one combine. With a primitive store
+ * the left-finger leaf's {@code Π←} is folded right to left with every suffix kept aside ({@code BTreeCore.sfx}), so
  * evicting the oldest entry without underflow costs no combine.
  * Size invariants as in {@link ClassicBTree}; left and right fingers point at the extreme leaves.
  *

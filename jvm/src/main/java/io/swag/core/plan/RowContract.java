@@ -103,7 +103,10 @@ public final class RowContract {
    * @return its epoch milliseconds, or null
    */
   public static Long parseTime(Object v) {
-    if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
+    if (v instanceof Long l) {
+      return l;
+    }
+    if (v instanceof Integer || v instanceof Short || v instanceof Byte) {
       return ((Number) v).longValue();
     }
     if (v instanceof Double || v instanceof Float) {

@@ -15,7 +15,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@link BTreeCore#shiftRight}: an overflowing node fills a sibling before it splits, an
  * underflowing one takes all its sibling can spare), on every tree variant, against the
  * {@link TreeOracle} with non-commutative functions ({@code collect}: order; {@code first}: the
- * scalar register folds). Each trace fills a window in order, in reverse order or at random
+ * scalar register folds) and {@code mean} (two doubles per partial: the primitive store's generic
+ * folds, the left finger's suffix folds among them). Each trace fills a window in order, in reverse order or at random
  * distances, slides it (evict at one end, insert at the other), evicts one by one from the old
  * end, then bulk-evicts and bulk-inserts; the invariant checker runs after every operation and the
  * oracle is compared every few. Asserts that the moves ran in each phase and that in-order and
@@ -30,7 +31,7 @@ class NodeFillTest {
   static Stream<Arguments> cases() {
     List<Arguments> out = new ArrayList<>();
     for (String a : Trees.NAMES) {
-      for (String f : new String[] {"collect", "first"}) {
+      for (String f : new String[] {"collect", "first", "mean"}) {
         out.add(Arguments.of(a, f));
       }
     }
