@@ -327,7 +327,7 @@ def planner_sharing_plot(d: Path) -> None:
         ax.set_title("slicing " + ("as planned (on, 10 s slices)" if sl == "plan" else "off"))
         ax.grid(True, axis="y", alpha=0.3)
         ax.legend(fontsize=8)
-    fig.suptitle("PlannerSharingBench: LocalExecutor, windows 64 min, 32 min, ... slide 10 s")
+    fig.suptitle("PlannerSharingBench: LocalExecutor, k windows of 64 min x i/k, slide 10 s")
     save(fig, d / "planner-sharing.png")
 
 
