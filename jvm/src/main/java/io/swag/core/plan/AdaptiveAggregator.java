@@ -198,18 +198,28 @@ public final class AdaptiveAggregator implements TimedAggregator {
     end++;
   }
 
+  /**
+   * Doubles the ring (it is full): positions keep their entries, so each array is copied in at most
+   * two runs, from {@code front} to the end of the old array and from its start to {@code end}.
+   */
   private void grow() {
-    int n = times.length * 2;
+    int old = times.length;
+    int n = old * 2;
     long[] t2 = new long[n];
     Object[] v2 = sp == null ? new Object[n] : null;
     double[] p2 = sp != null ? new double[n] : null;
-    for (int i = front; i != end; i++) {
-      t2[i & (n - 1)] = times[i & mask()];
-      if (sp != null) {
-        p2[i & (n - 1)] = parts[i & mask()];
-      } else {
-        v2[i & (n - 1)] = values[i & mask()];
-      }
+    int from = front & (old - 1); // position front is slot from of the old ring, slot front & (n - 1) of the new
+    int first = old - from; // entries from slot from to the end of the old array; the rest wrap to slot 0
+    int to1 = front & (n - 1);
+    int to2 = (front + first) & (n - 1);
+    System.arraycopy(times, from, t2, to1, first);
+    System.arraycopy(times, 0, t2, to2, old - first);
+    if (sp != null) {
+      System.arraycopy(parts, from, p2, to1, first);
+      System.arraycopy(parts, 0, p2, to2, old - first);
+    } else {
+      System.arraycopy(values, from, v2, to1, first);
+      System.arraycopy(values, 0, v2, to2, old - first);
     }
     times = t2;
     values = v2;

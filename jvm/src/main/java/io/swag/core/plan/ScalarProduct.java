@@ -31,6 +31,7 @@ import java.util.Collections;
 public final class ScalarProduct extends ScalarDoubleFunction {
   private final ProductFunction product;
   private final ScalarDoubleFunction op;
+  private final double identity; // the function's identity, read once (the FIFO algorithms ask for it at every step)
 
   /**
    * The typed form of {@code product}, a product of one {@link ScalarDoubleFunction}.
@@ -45,6 +46,7 @@ public final class ScalarProduct extends ScalarDoubleFunction {
     }
     this.product = product;
     this.op = (ScalarDoubleFunction) product.functions().get(0);
+    this.identity = op.identityValue();
   }
 
   /**
@@ -67,7 +69,7 @@ public final class ScalarProduct extends ScalarDoubleFunction {
 
   @Override
   public double identityValue() {
-    return op.identityValue();
+    return identity;
   }
 
   /**

@@ -231,10 +231,8 @@ public final class StoredWindows {
     if (touchedCount < touched.length) {
       return;
     }
-    int drop = 0;
-    while (drop < touchedCount && touched[drop] <= evicted) {
-      drop++;
-    }
+    int drop = Arrays.binarySearch(touched, 0, touchedCount, evicted); // the evicted starts: a prefix (sorted, distinct)
+    drop = drop >= 0 ? drop + 1 : -drop - 1;
     if (drop > 0 && 2 * drop >= touchedCount) {
       System.arraycopy(touched, drop, touched, 0, touchedCount - drop);
       touchedCount -= drop;

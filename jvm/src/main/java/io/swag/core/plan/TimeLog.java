@@ -18,7 +18,7 @@ import java.util.function.LongConsumer;
  * {@value #CAP}/2 such adds at worst, a split that moves O(n / {@value #CAP}) block references);
  * {@link #evict} is O(evicted) plus O(1) per emptied block; {@link #ceiling} is O(log n); the
  * youngest time is O(1). {@link #ceiling(long, Cursor)} answers a rising sequence of targets from
- * where the last answer was: O(1) when the answer is the next entry, else O(log {@value #CAP}) plus
+ * where the last answer was: O(1) when the answer is that entry or the next, else O(log {@value #CAP}) plus
  * O(1) per block passed; an add before the youngest time (which moves entries) sends the next look-up
  * of every cursor back to {@link #ceiling}.
  *
@@ -272,8 +272,8 @@ final class TimeLog {
       p = lo[b];
     }
     long[] ts = times[b];
-    if (ts[p] < t) {
-      p = lower(ts, p + 1, hi[b], t);
+    if (ts[p] < t) { // the next entry first (a window that starts at the next record), else a search
+      p = p + 1 < hi[b] && ts[p + 1] >= t ? p + 1 : lower(ts, p + 1, hi[b], t);
     }
     c.block = dropped + b;
     c.pos = p;

@@ -1,0 +1,167 @@
+package io.swag.core.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.swag.core.fn.Functions;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The in-order path an engine operator runs for most keys, against a naive recompute on seeded
+ * random traces: the adaptive aggregator's ring while it grows and wraps (a one-function product of
+ * a non-commutative function, typed, and a two-function product, generic), and a key's slices held
+ * for a flush across many evictions without one (the list of touched slices compacted while it
+ * grows), reloaded from its store at random points and compared with the key that never left.
+ */
+class InOrderPathTest {
+
+  /** Forward range queries and evictions over in-order entries: equal to a recompute of the entries in range. */
+  @Test
+  void adaptiveRingEqualsRecomputeWhileItGrowsAndWraps() {
+    for (String fns : new String[] {"last", "first", "first,last"}) {
+      for (long seed = 0; seed < 8; seed++) {
+        Random rnd = new Random(seed * 31 + fns.length());
+        List<io.swag.core.AggregateFunction<?, ?, ?>> fs = new ArrayList<>();
+        for (String f : fns.split(",")) {
+          fs.add(Functions.byName(f));
+        }
+        ProductFunction p = new ProductFunction(fs);
+        AdaptiveAggregator a = new AdaptiveAggregator("daba_lite", "bfiba4", p);
+        List<long[]> live = new ArrayList<>(); // {time, value} in insertion order, not evicted
+        long t = 0;
+        long from = Long.MIN_VALUE;
+        long to = Long.MIN_VALUE;
+        long evicted = Long.MIN_VALUE;
+        for (int i = 0; i < 6000; i++) {
+          t += rnd.nextInt(3); // equal times too
+          long v = rnd.nextInt(1000);
+          Object[] in = new Object[fs.size()];
+          Arrays.fill(in, (double) v);
+          a.insert(t, in);
+          live.add(new long[] {t, v});
+          // bursts: the ring grows by doubling with its front anywhere in the array
+          int burst = (i / 500) % 3 == 0 ? 2 : 400;
+          if (rnd.nextInt(burst) == 0) {
+            from = Math.max(from, t - rnd.nextInt(200));
+            to = Math.max(Math.max(to, from), t - rnd.nextInt(3));
+            assertEquals(recompute(fns, live, from, to), a.query(from, to), fns + " seed " + seed + " op " + i);
+            long c = from + rnd.nextInt(10);
+            assertEquals(ceiling(live, c), a.ceilingTime(c), "ceilingTime(" + c + ") seed " + seed + " op " + i);
+          }
+          if (rnd.nextInt(burst * 2) == 0) {
+            long e = Math.min(from - 1, t - rnd.nextInt(300));
+            if (e > evicted) {
+              a.bulkEvict(e);
+              evicted = e;
+              live.removeIf(x -> x[0] <= e);
+              assertEquals(live.size(), a.size(), "size after evicting up to " + e);
+            }
+          }
+        }
+        assertFalse(a.switched(), "forward queries over in-order data keep the FIFO");
+      }
+    }
+  }
+
+  /** The product's result over the live entries with time in [from, to]: first / last value of each function. */
+  private static List<Object> recompute(String fns, List<long[]> live, long from, long to) {
+    Double first = null;
+    Double last = null;
+    for (long[] e : live) {
+      if (e[0] >= from && e[0] <= to) {
+        if (first == null) {
+          first = (double) e[1];
+        }
+        last = (double) e[1];
+      }
+    }
+    List<Object> r = new ArrayList<>();
+    for (String f : fns.split(",")) {
+      r.add(f.equals("first") ? first : last);
+    }
+    return r;
+  }
+
+  private static long ceiling(List<long[]> live, long c) {
+    for (long[] e : live) {
+      if (e[0] >= c) {
+        return e[0];
+      }
+    }
+    return Long.MAX_VALUE;
+  }
+
+  /**
+   * A key of slices runs in order for thousands of records between flushes (its list of touched
+   * slices compacted as it fills, evictions in between); at random points it is flushed and a copy
+   * is loaded from the store: the copy emits exactly the rows the key emits from there on.
+   */
+  @Test
+  void slicesHeldAcrossEvictionsWithoutFlushesReloadEqual() throws Exception {
+    for (long ratio : new long[] {1, 4, 16}) {
+      for (long seed = 0; seed < 4; seed++) {
+        Random rnd = new Random(seed + 100 * ratio);
+        QuerySpec q = QuerySpec.builder().key("k").time("ts").order("in_order")
+            .window(WindowSpec.time(ratio * 16, 16).aggregate("mx", "max", "v").aggregate("s", "sum", "v")).build();
+        List<String> used = LocalExecutor.usedColumns(q);
+        WindowGroup g = WindowGroup.storedGroups(Planner.plan(q), used, false).get(0);
+        int ts = used.indexOf("ts");
+        StoredWindowsTest.MapStore store = new StoredWindowsTest.MapStore();
+        StoredWindows key = new StoredWindows(g, ts);
+        StoredWindows copy = null;
+        List<String> keyOut = new ArrayList<>();
+        List<String> copyOut = new ArrayList<>();
+        KeyWindows.WindowOutput toKey = (w, s, e, r) -> keyOut.add(w + " " + s + " " + e + " " + r);
+        KeyWindows.WindowOutput toCopy = (w, s, e, r) -> copyOut.add(w + " " + s + " " + e + " " + r);
+        long wm = Long.MIN_VALUE;
+        long nextCheck = 500 + rnd.nextInt(5000);
+        int checks = 0;
+        long t = 0;
+        for (long i = 0; i < 40_000; i++) {
+          // in order: one record per slice (even seeds: the FIFO serves), or gaps of 0..19 ms (shared slices: the tree)
+          t = Math.max(seed % 2 == 0 ? i * 16 + rnd.nextInt(16) : t + rnd.nextInt(20), wm + 1);
+          Object[] row = new Object[used.size()];
+          row[ts] = t;
+          row[used.indexOf("k")] = "k";
+          row[used.indexOf("v")] = (double) rnd.nextInt(100);
+          key.insert(t, row.clone(), wm, toKey);
+          if (copy != null) {
+            copy.insert(t, row.clone(), wm, toCopy);
+          }
+          if (rnd.nextInt(64) == 0) {
+            wm = t - rnd.nextInt(40);
+            key.windows().fire(wm, toKey);
+            if (copy != null) {
+              copy.windows().fire(wm, toCopy);
+            }
+          }
+          if (i == nextCheck) {
+            if (copy != null) {
+              assertEquals(keyOut, copyOut, "ratio " + ratio + " seed " + seed + " up to record " + i);
+            }
+            key.flush(store);
+            ByteArrayOutputStream b = new ByteArrayOutputStream();
+            key.writeMeta(new DataOutputStream(b));
+            copy = StoredWindows.load(g, ts, new DataInputStream(new ByteArrayInputStream(b.toByteArray())), store);
+            keyOut.clear();
+            copyOut.clear();
+            nextCheck = i + 500 + rnd.nextInt(5000);
+            checks++;
+          }
+        }
+        assertEquals(keyOut, copyOut, "ratio " + ratio + " seed " + seed + " at the end");
+        assertTrue(checks > 3);
+        assertTrue(key.windows().entries() > 0);
+      }
+    }
+  }
+}
