@@ -148,7 +148,11 @@ public final class Layout implements Serializable {
    * column is left as given (checked and parsed by {@link #check}).
    */
   Object[] values(Row in) {
-    Object[] row = new Object[usedIdx.length];
+    return values(in, new Object[usedIdx.length]);
+  }
+
+  /** {@link #values(Row)} into {@code row} (of the used columns' length), for a caller whose core keeps no row. */
+  Object[] values(Row in, Object[] row) {
     boolean named = in.getFieldNames(false) != null;
     for (int i = 0; i < row.length; i++) {
       Object v = named ? in.getField(fields[usedIdx[i]]) : in.getField(usedIdx[i]);
@@ -179,8 +183,8 @@ public final class Layout implements Serializable {
    */
   String check(Object[] row) {
     String bad = RowContract.check(row, keySlots, spec.key(), timeSlot, spec.time(), valueSlots, used, timeOut);
-    if (bad == null && timeSlot >= 0) {
-      row[timeSlot] = timeOut[0];
+    if (bad == null && timeSlot >= 0 && !(row[timeSlot] instanceof Long)) {
+      row[timeSlot] = timeOut[0]; // a Long time is its own epoch ms: kept as it is (no new box per record)
     }
     return bad;
   }

@@ -122,6 +122,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient ListState<Long> watermarkState;
   private transient long restoredWatermark;
   private transient boolean[] accepted;
+  /** The one row array refilled for every record when no group keeps an inserted row ({@link WindowGroup#liftsRowsAtInsert}), else null. */
+  private transient Object[] rowBuffer;
   private transient StreamRecord<Row> reuse;
   /** Per time group and window, and per count group, the result row refilled at each result (see {@link #emit}). */
   private transient Row[][] timeRows;
@@ -259,6 +261,11 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     dirty = new ArrayList<>();
     metaOut = new DataOutputSerializer(64);
     accepted = new boolean[groups.size()];
+    boolean lifted = countGroups.isEmpty();
+    for (WindowGroup g : groups) {
+      lifted &= g.liftsRowsAtInsert();
+    }
+    rowBuffer = lifted ? new Object[layout.used.size()] : null;
     reuse = new StreamRecord<>(null);
     timeRows = new Row[groups.size()][];
     for (int g = 0; g < timeRows.length; g++) {
@@ -398,7 +405,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   public void processElement(StreamRecord<Row> element) throws Exception {
     recordsIn.inc();
     Row in = element.getValue();
-    Object[] row = layout.values(in);
+    Object[] row = rowBuffer != null ? layout.values(in, rowBuffer) : layout.values(in);
     Object key = getCurrentKey();
     String bad = layout.check(row);
     if (bad != null) {

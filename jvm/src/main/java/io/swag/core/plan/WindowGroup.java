@@ -179,6 +179,18 @@ public final class WindowGroup {
     return plan.storedSlices();
   }
 
+  /**
+   * Whether a {@link StoredWindows} of this group keeps no reference to an inserted row once its
+   * insert returns: the group stores slices and its product is one scalar double function
+   * ({@link ScalarProduct}), lifted into a {@code double} at the insert whatever the key runs (its
+   * in-order ring, its tree). An engine may then refill one row array for every record.
+   *
+   * @return true if inserted rows are not kept
+   */
+  public boolean liftsRowsAtInsert() {
+    return preaggregates() && storedSlices && fn.aggregated() instanceof ScalarProduct;
+  }
+
   static ProductFunction productOf(GroupPlan plan, Map<String, Integer> columnIndex) {
     List<AggregateFunction<?, ?, ?>> fns = new ArrayList<>();
     int[] cols = new int[plan.product().size()];
