@@ -16,6 +16,7 @@ import io.swag.core.fifo.SubtractOnEvict;
 import io.swag.core.fifo.TimedFifo;
 import io.swag.core.fifo.TwoStacks;
 import io.swag.core.fifo.TwoStacksLite;
+import io.swag.core.fn.Mean;
 import io.swag.core.fn.ScalarDoubleFunction;
 import io.swag.core.ooo.BulkFingerBTree;
 import io.swag.core.ooo.ClassicBTree;
@@ -336,7 +337,8 @@ public enum Algorithm {
   /**
    * A new in-order aggregator of this algorithm; fails for a tree or {@code adaptive}. For a
    * function whose partial is one double ({@link ScalarDoubleFunction}: sum, min, max, first,
-   * last), DABA Lite, Two-Stacks Lite, DABA and FlatFIT are built on a {@code double[]} of their own
+   * last), or a count and one double ({@link Mean}: mean and geomean, on {@link Mean#summands()}),
+   * DABA Lite, Two-Stacks Lite, DABA and FlatFIT are built on a {@code double[]} of their own
    * ({@link DoubleFifo}: {@link DoubleDabaLite}, {@link DoubleTwoStacksLite}, {@link DoubleDaba},
    * {@link DoubleFlatFit}); every other pair as {@link #newGenericFifo}. Both forms give the same
    * results to the bit.
@@ -345,7 +347,9 @@ public enum Algorithm {
    * @return a new, empty aggregator
    */
   public FifoBase newFifo(AggregateFunction<?, ?, ?> fn) {
-    if (fn instanceof ScalarDoubleFunction op) {
+    ScalarDoubleFunction op = fn instanceof ScalarDoubleFunction s ? s
+        : fn instanceof Mean mean ? mean.summands() : null;
+    if (op != null) {
       switch (this) {
         case TWO_STACKS_LITE:
           return new DoubleTwoStacksLite(op);

@@ -15,6 +15,11 @@ import io.swag.core.fn.ScalarDoubleFunction;
  * element {@code p & mask} of {@link #deque}, {@link #stride} doubles per element; the ring doubles
  * when full and halves when a quarter full (resizing moves partials, never combines them).
  *
+ * <p>A function whose partial is a count and one double, the count being the number of values
+ * ({@link io.swag.core.fn.Mean}), runs here too, on the double alone ({@link
+ * io.swag.core.fn.Mean#summands()}): in an in-order window that count is the window's size, which the
+ * query passes to the function's lower ({@link ScalarDoubleFunction#lowerDoubleValue(double, long)}).
+ *
  * <p>An insert lifts (and checks) the value before the algorithm's {@link #push} touches anything,
  * so a value the function rejects leaves the aggregator unchanged.
  */
@@ -38,7 +43,7 @@ public abstract class DoubleFifo extends FifoBase {
    * @param stride doubles per ring element
    */
   protected DoubleFifo(String name, ScalarDoubleFunction op, int stride) {
-    super(name, op);
+    super(name, op.windowFunction());
     this.op = op;
     this.stride = stride;
     this.cap = MIN_CAPACITY;
@@ -77,18 +82,22 @@ public abstract class DoubleFifo extends FifoBase {
 
   @Override
   public final double queryDouble() {
-    return op.lowerDoubleValue(aggregate());
+    return op.lowerDoubleValue(aggregate(), size());
   }
 
   @Override
   public final Object query() {
-    return op.lowerValue(aggregate());
+    return op.lowerValue(aggregate(), size());
   }
 
-  /** The window's partial, as the generic classes give it: a {@code double[1]}. */
+  /**
+   * The window's partial, as the generic classes give it: a {@code double[1]}, or the
+   * {@code {count, partial}} of a function whose partial leaves out the count
+   * ({@link ScalarDoubleFunction#windowPartial}).
+   */
   @Override
   public final Object queryPartial() {
-    return new double[] {aggregate()};
+    return op.windowPartial(aggregate(), size());
   }
 
   @Override

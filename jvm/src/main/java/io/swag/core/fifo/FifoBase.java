@@ -11,7 +11,8 @@ import java.util.NoSuchElementException;
  *   <li>{@link PartialsFifo}: any function, partials in the function's {@link io.swag.core.Partials}
  *       store ({@link DabaLite}, {@link Daba}, {@link TwoStacksLite}, {@link FlatFit}, ...);
  *   <li>{@link DoubleFifo}: functions whose partial is one double
- *       ({@link io.swag.core.fn.ScalarDoubleFunction}: sum, min, max, first, last), on a
+ *       ({@link io.swag.core.fn.ScalarDoubleFunction}: sum, min, max, first, last; mean and geomean
+ *       on their summands, {@link io.swag.core.fn.Mean#summands()}), on a
  *       {@code double[]} the aggregator owns ({@link DoubleDabaLite}, {@link DoubleDaba},
  *       {@link DoubleTwoStacksLite}, {@link DoubleFlatFit}).
  * </ul>

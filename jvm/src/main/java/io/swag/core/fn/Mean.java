@@ -10,6 +10,7 @@ import io.swag.core.DoubleFunction;
  */
 public final class Mean extends DoubleFunction {
   private final boolean geometric;
+  private final Summands summands;
 
   /**
    * The arithmetic or the geometric mean.
@@ -19,6 +20,94 @@ public final class Mean extends DoubleFunction {
   public Mean(boolean geometric) {
     super(geometric ? "geomean" : "mean", 2);
     this.geometric = geometric;
+    this.summands = new Summands(this);
+  }
+
+  /**
+   * The second half of this function's partial as a function of its own: lift is this function's
+   * lift without the count (the value, or its logarithm), combine adds, and a window of {@code c}
+   * elements whose summands total {@code s} lowers to what this function lowers {@code (c, s)} to.
+   * In an in-order window the count of the window's partial is the window's size, so the in-order
+   * aggregators keep only the summands ({@code io.swag.core.Algorithm#newFifo}): the same sums,
+   * combined in the same order, as the second doubles of this function's partials, hence the same
+   * results to the bit.
+   *
+   * @return the summand function of this mean
+   */
+  public ScalarDoubleFunction summands() {
+    return summands;
+  }
+
+  /**
+   * The summands of a {@link Mean}: one double per partial, the sum of the values or of their
+   * logarithms. Not invertible on its own (the inverse of the mean's partial zeroes the sum with the
+   * count, which this partial does not hold); the in-order aggregators that use it do not invert.
+   */
+  public static final class Summands extends ScalarDoubleFunction {
+    private final Mean mean;
+
+    Summands(Mean mean) {
+      super(mean.name());
+      this.mean = mean;
+    }
+
+    @Override
+    public DoubleFunction windowFunction() {
+      return mean;
+    }
+
+    @Override
+    public double identityValue() {
+      return 0;
+    }
+
+    @Override
+    public double liftValue(double x, long arg) {
+      if (mean.geometric) {
+        if (!(x > 0)) {
+          throw new IllegalArgumentException("function 'geomean' takes positive numbers, got " + x);
+        }
+        return Math.log(x);
+      }
+      return x + 0.0; // as in Sum: -0.0 counts as 0.0
+    }
+
+    @Override
+    public double combineValues(double older, double newer) {
+      return older + newer;
+    }
+
+    /** Without the count there is no result: NaN (see {@link #lowerDoubleValue(double, long)}). */
+    @Override
+    public Object lowerValue(double partial) {
+      return Double.NaN;
+    }
+
+    /** Without the count there is no result: NaN (see {@link #lowerDoubleValue(double, long)}). */
+    @Override
+    public double lowerDoubleValue(double partial) {
+      return Double.NaN;
+    }
+
+    @Override
+    public double lowerDoubleValue(double partial, long count) {
+      return mean.lowerCounted(count, partial);
+    }
+
+    @Override
+    public Object lowerValue(double partial, long count) {
+      return mean.lowerCounted(count, partial);
+    }
+
+    @Override
+    public double[] windowPartial(double partial, long count) {
+      return count == 0 ? new double[] {0, 0} : new double[] {count, partial};
+    }
+
+    @Override
+    public boolean isCommutative() {
+      return true;
+    }
   }
 
   @Override
@@ -59,10 +148,15 @@ public final class Mean extends DoubleFunction {
 
   @Override
   public double lowerDouble(double[] a, int o) {
-    if (a[o] == 0) {
+    return lowerCounted(a[o], a[o + 1]);
+  }
+
+  /** The mean of {@code n} values whose summands total {@code s}: NaN for none. */
+  private double lowerCounted(double n, double s) {
+    if (n == 0) {
       return Double.NaN;
     }
-    double m = a[o + 1] / a[o];
+    double m = s / n;
     return geometric ? Math.exp(m) : m;
   }
 

@@ -75,6 +75,54 @@ public abstract class ScalarDoubleFunction extends DoubleFunction {
   public abstract double lowerDoubleValue(double partial);
 
   /**
+   * The function an in-order window of this one answers for: this function, or, for the part of a
+   * partial that leaves out the count ({@link Mean#summands()}), the function whose partial also
+   * holds the count. Results, errors and {@code function()} of the aggregator are that function's.
+   *
+   * @return the function the window answers for
+   */
+  public DoubleFunction windowFunction() {
+    return this;
+  }
+
+  /**
+   * The result of a window of {@code count} elements whose partial is {@code partial} (NaN for
+   * none): {@link #lowerDoubleValue(double)}, unless the function's partial leaves out the count
+   * ({@link Mean#summands()}).
+   *
+   * @param partial the window's partial
+   * @param count the number of elements in the window
+   * @return the result as a double, NaN for none
+   */
+  public double lowerDoubleValue(double partial, long count) {
+    return lowerDoubleValue(partial);
+  }
+
+  /**
+   * The result of a window of {@code count} elements whose partial is {@code partial} ({@code null}
+   * for none): {@link #lowerValue(double)}, unless the function's partial leaves out the count.
+   *
+   * @param partial the window's partial
+   * @param count the number of elements in the window
+   * @return the result, or null
+   */
+  public Object lowerValue(double partial, long count) {
+    return lowerValue(partial);
+  }
+
+  /**
+   * The window's partial in the form of {@link #windowFunction()}'s partials: {@code {partial}}, or
+   * {@code {count, partial}} when the function's partial leaves out the count.
+   *
+   * @param partial the window's partial
+   * @param count the number of elements in the window
+   * @return a new array of {@code windowFunction().width()} doubles
+   */
+  public double[] windowPartial(double partial, long count) {
+    return new double[] {partial};
+  }
+
+  /**
    * {@code lift} of an input that is not a Java number: by default its conversion to a double
    * ({@link io.swag.core.Inputs#toDouble}), NaN refused ({@link #checkInput}). The typed in-order
    * classes and {@link #liftObject} call it; a function whose inputs are records (a plan's product

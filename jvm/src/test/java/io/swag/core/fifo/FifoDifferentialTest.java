@@ -11,6 +11,7 @@ import io.swag.core.Traces;
 import io.swag.core.Values;
 import io.swag.core.fn.Functions;
 import io.swag.core.fn.Kll;
+import io.swag.core.fn.Mean;
 import io.swag.core.fn.ScalarDoubleFunction;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code 128/n} of them when it is large, which bounds the oracle's O(n) cost per operation.
  *
  * <p>The factory builds the typed classes ({@link DoubleFifo}) for the one-double functions (sum,
- * min, max, first, last; first and last are not commutative) and the algorithms that have them (the
- * test asserts it); {@link #everyScalarFunctionGeneric} runs the same pairs on the generic classes.
+ * min, max, first, last; first and last are not commutative), for mean and geomean (on their
+ * summands) and the algorithms that have them (the test asserts it); {@link #everyScalarFunctionGeneric} runs the same pairs on the generic classes.
  */
 class FifoDifferentialTest {
 
@@ -110,7 +111,8 @@ class FifoDifferentialTest {
   static void run(String algorithm, String function, int ops, int maxWindow, long seed, boolean generic) {
     AggregateFunction<?, ?, ?> fn = Functions.byName(function);
     FifoBase w = generic ? Algorithm.parse(algorithm).newGenericFifo(fn) : Swag.fifo(algorithm, fn);
-    boolean typed = fn instanceof ScalarDoubleFunction && TypedFifoTest.TYPED.containsKey(Algorithm.parse(algorithm));
+    boolean typed = (fn instanceof ScalarDoubleFunction || fn instanceof Mean)
+        && TypedFifoTest.TYPED.containsKey(Algorithm.parse(algorithm));
     assertEquals(typed && !generic, w instanceof DoubleFifo, algorithm + " x " + function + ": " + w.getClass());
     Oracle o = new Oracle(fn);
     Traces t = new Traces(seed, maxWindow);

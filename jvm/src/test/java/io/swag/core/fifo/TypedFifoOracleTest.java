@@ -79,6 +79,100 @@ class TypedFifoOracleTest {
     assertTrue(maxSeen > 600 && grows >= 5 && shrinks >= 5, "max " + maxSeen + ", grows " + grows + ", shrinks " + shrinks);
   }
 
+  static Stream<Arguments> counted() {
+    List<Arguments> out = new ArrayList<>();
+    for (Algorithm a : TypedFifoTest.TYPED.keySet()) {
+      for (String f : TypedFifoTest.COUNTED) {
+        for (boolean wrap : new boolean[] {false, true}) {
+          out.add(Arguments.of(a.id(), f, wrap));
+        }
+      }
+    }
+    return out.stream();
+  }
+
+  /**
+   * Mean and geomean, kept as their summands, against a scan: the mean of quarters of small integers
+   * and infinities (exact sums, so to the bit: NaN with both infinities), the geometric mean as
+   * {@code exp} of the mean of the logarithms summed in input order (to 1e-12 relative, as the
+   * aggregator groups the sum differently), an infinity giving infinity; NaN when empty. Values the
+   * geometric mean refuses are offered too and must leave the window unchanged.
+   */
+  @ParameterizedTest(name = "{0} x {1}, positions near 2^31: {2}")
+  @MethodSource("counted")
+  void countedAgainstAScan(String algorithm, String function, boolean wrap) throws ReflectiveOperationException {
+    Algorithm alg = Algorithm.parse(algorithm);
+    FifoBase w = alg.newFifo(Functions.byName(function));
+    assertInstanceOf(TypedFifoTest.TYPED.get(alg), w);
+    if (wrap) {
+      startPositionsAt(w, Integer.MAX_VALUE - 700);
+    }
+    boolean geo = function.equals("geomean");
+    ArrayDeque<Double> inputs = new ArrayDeque<>();
+    Traces t = new Traces(0xC0DEL ^ algorithm.hashCode() * 131L ^ function.hashCode() ^ (wrap ? 1 : 0), 1500);
+    SplittableRandom r = t.random();
+    int maxSeen = 0;
+    for (int op = 0; op < 40_000; op++) {
+      switch (t.next(w.size())) {
+        case INSERT -> {
+          int kind = r.nextInt(40);
+          double v = kind == 0 ? Double.POSITIVE_INFINITY
+              : kind == 1 && !geo ? Double.NEGATIVE_INFINITY
+              : kind == 2 && !geo ? -0.0
+              : geo ? r.nextInt(1, 4001) / 4.0 : r.nextInt(-400, 401) / 4.0;
+          if (geo && kind == 3) {
+            double bad = r.nextBoolean() ? 0.0 : -r.nextInt(1, 100) / 4.0;
+            int n = w.size();
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> w.insert(bad));
+            assertEquals(n, w.size());
+          }
+          if (r.nextBoolean()) {
+            w.insert(v);
+          } else {
+            w.insert((Object) v);
+          }
+          inputs.addLast(v);
+        }
+        case EVICT -> {
+          w.evict();
+          inputs.removeFirst();
+        }
+        case QUERY -> {
+          String where = algorithm + " x " + function + " op " + op + " n=" + inputs.size();
+          double d = w.queryDouble();
+          assertEquals(d, (Double) w.query(), where);
+          if (inputs.isEmpty()) {
+            assertTrue(Double.isNaN(d), where);
+          } else if (geo) {
+            double s = 0;
+            for (double x : inputs) {
+              s += Math.log(x);
+            }
+            double want = Math.exp(s / inputs.size());
+            assertEquals(want, d, Math.abs(want) * 1e-12, where);
+          } else {
+            boolean pos = false;
+            boolean neg = false;
+            double s = 0;
+            for (double x : inputs) {
+              pos |= x == Double.POSITIVE_INFINITY;
+              neg |= x == Double.NEGATIVE_INFINITY;
+              if (!Double.isInfinite(x)) {
+                s += x;
+              }
+            }
+            double want = pos && neg ? Double.NaN : pos ? Double.POSITIVE_INFINITY
+                : neg ? Double.NEGATIVE_INFINITY : (s + 0.0) / inputs.size();
+            assertEquals(Double.doubleToLongBits(want), Double.doubleToLongBits(d), where);
+          }
+        }
+      }
+      assertEquals(inputs.size(), w.size());
+      maxSeen = Math.max(maxSeen, w.size());
+    }
+    assertTrue(maxSeen > 600, "max " + maxSeen);
+  }
+
   /** Inserts one input through one of the public entry points and returns it as the double the window sees. */
   private static double insertOne(FifoBase w, SplittableRandom r, boolean sum) {
     int kind = r.nextInt(12);

@@ -13,7 +13,7 @@ import io.swag.core.Swag;
 import io.swag.core.TimedAggregator;
 import io.swag.core.Traces;
 import io.swag.core.fn.Functions;
-import io.swag.core.fn.ScalarDoubleFunction;
+import io.swag.core.fn.Mean;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,16 +43,19 @@ class TypedFifoTest {
 
   static final List<String> SCALAR = List.of("sum", "min", "max", "first", "last", "interval");
 
-  static ScalarDoubleFunction scalar(String name) {
-    return name.equals("interval") ? new Interval() : (ScalarDoubleFunction) Functions.byName(name);
+  /** The functions whose partial is a count and one double, run typed on their summands. */
+  static final List<String> COUNTED = List.of("mean", "geomean");
+
+  static AggregateFunction<?, ?, ?> scalar(String name) {
+    return name.equals("interval") ? new Interval() : Functions.byName(name);
   }
 
   @Test
   void factoriesPickTheTypedClassForScalarFunctions() {
     for (String a : Swag.FIFO_ALGORITHMS) {
       Algorithm alg = Algorithm.parse(a);
-      for (String f : List.of("sum", "min", "max", "first", "last")) {
-        if (alg == Algorithm.SOE && !f.equals("sum")) {
+      for (String f : List.of("sum", "min", "max", "first", "last", "mean", "geomean")) {
+        if (alg == Algorithm.SOE && !Functions.byName(f).isInvertible()) {
           continue; // needs an invertible function
         }
         Class<?> want = TYPED.containsKey(alg) ? TYPED.get(alg) : alg.newGenericFifo(Functions.byName(f)).getClass();
@@ -61,7 +64,7 @@ class TypedFifoTest {
         assertSame(want, ((TimedFifo) t).inner().getClass(), "timed " + a + " x " + f);
         assertInstanceOf(PartialsFifo.class, alg.newGenericFifo(Functions.byName(f)));
       }
-      for (String f : List.of("count", "mean", "geomean", "argmax", "collect")) {
+      for (String f : List.of("count", "stddev", "argmax", "collect")) {
         if (alg == Algorithm.SOE && !Functions.byName(f).isInvertible()) {
           continue;
         }
@@ -74,6 +77,9 @@ class TypedFifoTest {
     List<Arguments> out = new ArrayList<>();
     for (Algorithm a : TYPED.keySet()) {
       for (String f : SCALAR) {
+        out.add(Arguments.of(a.id(), f));
+      }
+      for (String f : COUNTED) {
         out.add(Arguments.of(a.id(), f));
       }
     }
@@ -89,12 +95,13 @@ class TypedFifoTest {
   @ParameterizedTest(name = "{0} x {1}")
   @MethodSource("pairs")
   void sameAsGeneric(String algorithm, String function) {
-    ScalarDoubleFunction fn = scalar(function);
+    AggregateFunction<?, ?, ?> fn = scalar(function);
     Algorithm alg = Algorithm.parse(algorithm);
     FifoBase typed = alg.newFifo(fn);
     FifoBase generic = alg.newGenericFifo(fn);
     assertInstanceOf(TYPED.get(alg), typed);
     boolean interval = function.equals("interval");
+    boolean geomean = function.equals("geomean");
     Traces t = new Traces(0xD0B1EL ^ algorithm.hashCode() * 31L ^ function.hashCode(), 3000);
     SplittableRandom r = t.random();
     long next = 0;
@@ -104,7 +111,7 @@ class TypedFifoTest {
       switch (t.next(generic.size())) {
         case INSERT -> {
           long k = next++;
-          double v = interval ? k : r.nextInt(-1000, 1001) / 4.0;
+          double v = interval ? k : geomean ? r.nextInt(4, 4001) / 4.0 : r.nextInt(-1000, 1001) / 4.0;
           switch (r.nextInt(4)) {
             case 0 -> both(typed, generic, w -> w.insert(v));
             case 1 -> both(typed, generic, w -> w.insert((Object) v));
@@ -145,16 +152,19 @@ class TypedFifoTest {
     op.accept(b);
   }
 
-  /** Every stored partial the class exposes, in the byte form of double partials; empty if none. */
+  /**
+   * Every stored partial the class exposes, in the byte form of double partials; empty if none. Of a
+   * generic mean's (count, summand) partials, the summand (the typed classes keep only it).
+   */
   static byte[] state(FifoBase w) {
     int n = w.size();
     ByteBuffer out;
     if (w instanceof DabaLite g) {
       out = ByteBuffer.allocate(8 * (n + 2));
       for (int i = 0; i < n; i++) {
-        out.putDouble(((double[]) g.at(i))[0]);
+        out.putDouble(last(g.at(i)));
       }
-      out.putDouble(((double[]) g.aggRA())[0]).putDouble(((double[]) g.aggB())[0]);
+      out.putDouble(last(g.aggRA())).putDouble(last(g.aggB()));
     } else if (w instanceof DoubleDabaLite d) {
       out = ByteBuffer.allocate(8 * (n + 2));
       for (int i = 0; i < n; i++) {
@@ -164,7 +174,7 @@ class TypedFifoTest {
     } else if (w instanceof Daba g) {
       out = ByteBuffer.allocate(16 * n);
       for (int i = 0; i < n; i++) {
-        out.putDouble(((double[]) g.valAt(i))[0]).putDouble(((double[]) g.aggAt(i))[0]);
+        out.putDouble(last(g.valAt(i))).putDouble(last(g.aggAt(i)));
       }
     } else if (w instanceof DoubleDaba d) {
       out = ByteBuffer.allocate(16 * n);
@@ -175,6 +185,11 @@ class TypedFifoTest {
       out = ByteBuffer.allocate(0);
     }
     return out.array();
+  }
+
+  private static double last(Object partial) {
+    double[] p = (double[]) partial;
+    return p[p.length - 1];
   }
 
   @Test
@@ -206,6 +221,52 @@ class TypedFifoTest {
       assertTrue(Double.isNaN(typed.queryDouble()));
       assertEquals(alg.id(), typed.algorithm());
       assertSame(generic.function().getClass(), typed.function().getClass());
+    }
+  }
+
+  /**
+   * Mean and geomean on their summands answer as the mean itself: the aggregator's function, the
+   * empty window's NaN, and the generic class's errors (geomean's non-positive inputs, NaN, values
+   * that are not numbers) with the window left unchanged.
+   */
+  @Test
+  void countedFunctionsAnswerAsTheirMean() {
+    for (Algorithm alg : TYPED.keySet()) {
+      for (String f : COUNTED) {
+        Mean fn = (Mean) Functions.byName(f);
+        FifoBase typed = alg.newFifo(fn);
+        FifoBase generic = alg.newGenericFifo(fn);
+        assertInstanceOf(TYPED.get(alg), typed);
+        assertSame(fn, typed.function());
+        assertEquals(generic.query(), typed.query());
+        assertTrue(Double.isNaN(typed.queryDouble()));
+        assertArrayEquals((double[]) generic.queryPartial(), (double[]) typed.queryPartial());
+        typed.insert(2.0);
+        generic.insert(2.0);
+        List<Object> bad = new ArrayList<>(List.of(Double.NaN, "x"));
+        if (f.equals("geomean")) {
+          bad.addAll(List.of(0.0, -0.0, -1.0, Double.NEGATIVE_INFINITY, 0L, -3L, 0, -2.5f));
+        }
+        for (Object v : bad) {
+          assertEquals(message(IllegalArgumentException.class, () -> generic.insert(v)),
+              message(IllegalArgumentException.class, () -> typed.insert(v)), alg + " x " + f + ": " + v);
+          if (v instanceof Double d) {
+            assertEquals(message(IllegalArgumentException.class, () -> generic.insert((double) d)),
+                message(IllegalArgumentException.class, () -> typed.insert((double) d)), alg + " x " + f + ": " + v);
+          }
+          if (v instanceof Long l) {
+            assertEquals(message(IllegalArgumentException.class, () -> generic.insert((long) l)),
+                message(IllegalArgumentException.class, () -> typed.insert((long) l)), alg + " x " + f + ": " + v);
+          }
+        }
+        assertEquals(1, typed.size(), "rejected values leave the window unchanged");
+        typed.insert(8L);
+        assertEquals(f.equals("geomean") ? 4.0 : 5.0, typed.queryDouble(), 1e-15);
+        typed.evict();
+        typed.evict();
+        assertTrue(Double.isNaN(typed.queryDouble()));
+        assertArrayEquals(new double[] {0, 0}, (double[]) typed.queryPartial());
+      }
     }
   }
 
