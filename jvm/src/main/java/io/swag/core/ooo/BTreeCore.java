@@ -29,9 +29,10 @@ import java.util.Objects;
  * entries), children {@code [k*(C+1), k*(C+1) + C+1)} of {@link #kids}, and partial-aggregate slots
  * {@code [S + k*(C+1), S + k*(C+1) + C]} of the one {@link Partials} store: {@code C} value slots
  * and, last, the node's aggregate slot ({@code S} scratch slots come first). Per node there is
- * also a parent id, an entry count, a flag byte (leaf, left spine, right spine) and the number of
- * entries its aggregate covers. Free nodes form a list linked through {@link #parent}. With long
- * times and a one-double partial, that is {@code 20C + 22} bytes per node plus the pool's growth
+ * also a parent id, an entry count, a flag byte (leaf, left spine, right spine) and, in finger
+ * trees, the number of entries its aggregate covers. Free nodes form a list linked through
+ * {@link #parent}. With long times and a one-double partial, that is {@code 20C + 22} bytes per
+ * node ({@code 20C + 18} in the classic tree) plus the pool's growth
  * slack (at most an eighth). Rebalancing (below) keeps nodes filled by in-order or reverse-order
  * inserts at arity {@code 2μ}: at n = 2^22, in order, about 26 bytes per entry in use for
  * {@code μ = 4} (see the test MemoryReport and {@code MemoryPerEntry} in the JMH module).
