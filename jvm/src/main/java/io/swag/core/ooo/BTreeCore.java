@@ -29,9 +29,10 @@ import java.util.Objects;
  * entries), children {@code [k*(C+1), k*(C+1) + C+1)} of {@link #kids}, and partial-aggregate slots
  * {@code [S + k*(C+1), S + k*(C+1) + C]} of the one {@link Partials} store: {@code C} value slots
  * and, last, the node's aggregate slot ({@code S} scratch slots come first). Per node there is
- * also a parent id, an entry count, a flag byte (leaf, left spine, right spine) and the number of
- * entries its aggregate covers. Free nodes form a list linked through {@link #parent}. With long
- * times and a one-double partial, that is {@code 20C + 22} bytes per node plus the pool's growth
+ * also a parent id, an entry count, a flag byte (leaf, left spine, right spine) and, in finger
+ * trees, the number of entries its aggregate covers. Free nodes form a list linked through
+ * {@link #parent}. With long times and a one-double partial, that is {@code 20C + 22} bytes per
+ * node ({@code 20C + 18} in the classic tree) plus the pool's growth
  * slack (at most an eighth). Rebalancing (below) keeps nodes filled by in-order or reverse-order
  * inserts at arity {@code 2μ}: at n = 2^22, in order, about 26 bytes per entry in use for
  * {@code μ = 4} (see the test MemoryReport and {@code MemoryPerEntry} in the JMH module).
@@ -112,7 +113,8 @@ abstract class BTreeCore implements TimedAggregator {
    * up-aggregate, of the inner aggregate at the root, and on a spine of the node's own part (its
    * subtree minus its spine child's subtree), so a parent's change never changes a spine node's
    * count. Lets bulk eviction count what it removes in O(1) per removed subtree (O(height) for a
-   * left-spine subtree).
+   * left-spine subtree). Kept by finger trees only ({@link BulkFingerBTree} reads them); the
+   * classic tree leaves this array empty and its repairs read no counts.
    */
   int[] aggCnt = new int[0];
   int nodeCap;
@@ -232,7 +234,9 @@ abstract class BTreeCore implements TimedAggregator {
     parent = Arrays.copyOf(parent, nc);
     cnt = Arrays.copyOf(cnt, nc);
     flags = Arrays.copyOf(flags, nc);
-    aggCnt = Arrays.copyOf(aggCnt, nc);
+    if (finger) {
+      aggCnt = Arrays.copyOf(aggCnt, nc);
+    }
     p.resize(SCRATCH + nc * stride);
     refreshArray();
     nodeCap = nc;
@@ -457,7 +461,9 @@ abstract class BTreeCore implements TimedAggregator {
         } else {
           foldValues(dst, vb, a);
         }
-        aggCnt[k] = a;
+        if (finger) {
+          aggCnt[k] = a;
+        }
         return;
       }
       int pa = parent[k];
@@ -521,10 +527,30 @@ abstract class BTreeCore implements TimedAggregator {
     final int[] kids = this.kids;
     final int[] aggCnt = this.aggCnt;
     final int kb = k * stride;
-    if (!finger || (k != root && (f & (LEFT | RIGHT)) == 0)) { // Π↑ = Π↑(z0) v0 Π↑(z1) ... v_{a-1} Π↑(z_a)
-      if (finger) {
-        flags[parent[k]] &= ~OWN;
+    if (!finger) { // classic Π↑ = Π↑(z0) v0 Π↑(z1) ... v_{a-1} Π↑(z_a), no counts
+      int z = kids[kb];
+      final ScalarDoubleFunction sf = this.sf;
+      if (sf != null) {
+        final double[] da = this.da;
+        double acc = da[SCRATCH + z * stride + cap];
+        for (int i = 0; i < a; i++) {
+          z = kids[kb + i + 1];
+          acc = sf.combineValues(acc, da[vb + i]);
+          acc = sf.combineValues(acc, da[SCRATCH + z * stride + cap]);
+        }
+        da[dst] = acc;
+      } else {
+        cp(dst, SCRATCH + z * stride + cap);
+        for (int i = 0; i < a; i++) {
+          z = kids[kb + i + 1];
+          comb(dst, dst, vb + i);
+          comb(dst, dst, SCRATCH + z * stride + cap);
+        }
       }
+      return;
+    }
+    if (k != root && (f & (LEFT | RIGHT)) == 0) { // Π↑ = Π↑(z0) v0 Π↑(z1) ... v_{a-1} Π↑(z_a)
+      flags[parent[k]] &= ~OWN;
       int z = kids[kb];
       int c = a + aggCnt[z];
       final ScalarDoubleFunction sf = this.sf;
@@ -1046,7 +1072,9 @@ abstract class BTreeCore implements TimedAggregator {
       } else {
         comb(dst, v, dst);
       }
-      aggCnt[c]++;
+      if (finger) {
+        aggCnt[c]++;
+      }
       if (!up || c == root) {
         return;
       }
@@ -1192,8 +1220,8 @@ abstract class BTreeCore implements TimedAggregator {
     for (int j = al; j < al + k; j++) {
       comb(ld, ld, lv + j);
     }
-    aggCnt[l] += k;
     if (finger) {
+      aggCnt[l] += k;
       final int pd = aggSlot(pa);
       for (int j = al + 1; j < al + k; j++) {
         comb(pd, pd, lv + j);
@@ -1953,7 +1981,7 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   private void expect(int k, String kind, Object want, int wantCnt) {
-    if (aggCnt[k] != wantCnt) {
+    if (finger && aggCnt[k] != wantCnt) {
       fail(kind + " aggregate of node " + k + " (" + describe(k) + ") counts " + aggCnt[k] + " entries, expected "
           + wantCnt);
     }
