@@ -2,21 +2,13 @@
 """Turn JMH JSON results (-rf json) into the Markdown tables of docs/benchmarks.md.
 
 Usage: python3 benchmarks/jmh/report.py rounds.json [sweep.json]
+The C++ reference is measured in the same run by vs_cpp.py, not here.
 """
 from __future__ import annotations
 
 import json
 import sys
 from collections import defaultdict
-
-# The native C++ reference implementation on this machine class, rounds/s at n = 2^22, as given in
-# the project's foundation issue (not measured here).
-REFERENCE = {
-    ("daba_lite", "sum"): 64e6, ("daba_lite", "geomean"): 24e6, ("daba_lite", "bloom"): 1.3e6,
-    ("two_stacks_lite", "sum"): 39e6, ("two_stacks_lite", "geomean"): 26e6, ("two_stacks_lite", "bloom"): 1.9e6,
-    ("flatfit", "sum"): 18e6, ("flatfit", "geomean"): 18e6, ("flatfit", "bloom"): 1.6e6,
-}
-
 
 def load(path: str) -> list[dict]:
     with open(path) as f:
@@ -40,8 +32,8 @@ def rounds_table(results: list[dict]) -> str:
             algos.append(a)
         if f not in fns:
             fns.append(f)
-    head = "| algorithm | " + " | ".join(f"{f} (M rounds/s) | {f} C++ ref" for f in fns) + " |"
-    sep = "| --- | " + " | ".join("---: | ---:" for _ in fns) + " |"
+    head = "| algorithm | " + " | ".join(f"{f} (M rounds/s)" for f in fns) + " |"
+    sep = "| --- | " + " | ".join("---:" for _ in fns) + " |"
     lines = [head, sep]
     for a in algos:
         row = [a]
@@ -52,8 +44,6 @@ def rounds_table(results: list[dict]) -> str:
                 row.append(f"{mrounds(s)} ± {mrounds(e)}{note}")
             else:
                 row.append("–")
-            ref = REFERENCE.get((a, f))
-            row.append(mrounds(ref) if ref else "")
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
 
