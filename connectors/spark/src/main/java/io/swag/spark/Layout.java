@@ -77,8 +77,6 @@ final class Layout implements Serializable {
    * ({@link #keyValues}), and the stored rows may leave them out.
    */
   final boolean keysFromGroup;
-  /** Per input column, how {@link #convertValues} turns its cells into swag values ({@link #cellKind}). */
-  private final byte[] cells;
   final StructType outputSchema;
   /** The rows of {@link SlicePreAggregator}: key columns, slice start, record count, partial, record, reason. */
   final StructType sliceSchema;
@@ -149,10 +147,6 @@ final class Layout implements Serializable {
       keyless &= isIdentityKey(types[i]);
     }
     this.keysFromGroup = keyless;
-    this.cells = new byte[types.length];
-    for (int i = 0; i < types.length; i++) {
-      cells[i] = cellKind(types[i]);
-    }
     List<StructField> out = new ArrayList<>(kf);
     DataType wt = timestampBounds ? DataTypes.TimestampType : DataTypes.LongType;
     out.add(DataTypes.createStructField("window", DataTypes.StringType, true));
@@ -334,53 +328,25 @@ final class Layout implements Serializable {
 
   /** {@link #convertValues(Row, Object[])} of the columns from {@code from} on (the time column among them). */
   private String convertValues(Row in, Object[] out, int from) {
-    int nan = -1; // the first value column holding a NaN
     for (int i = from; i < out.length; i++) {
-      if (i == timeIdx) {
-        continue;
-      }
-      Object v = in.get(i);
-      switch (cells[i]) {
-        case CELL_AS_IS -> out[i] = v;
-        case CELL_DOUBLE -> {
-          out[i] = v;
-          if (nan < 0 && i >= keys && v != null && ((Double) v).isNaN()) {
-            nan = i;
-          }
-        }
-        default -> {
-          Object c = toSwag(v);
-          out[i] = c;
-          if (nan < 0 && i >= keys && RowContract.isNaN(c)) {
-            nan = i;
-          }
-        }
+      if (i != timeIdx) {
+        out[i] = toSwag(in.get(i));
       }
     }
     if (timeIdx >= 0) {
       Object tv = in.get(timeIdx);
-      Long t = RowContract.parseTime(tv); // a timestamp or an integer (the constructor checks): as toSwag(tv) parses
+      Long t = RowContract.parseTime(toSwag(tv));
       if (t == null) {
         return RowContract.badTime(columns.get(timeIdx), tv);
       }
       out[timeIdx] = t;
     }
-    return nan < 0 ? null : RowContract.nan(columns.get(nan));
-  }
-
-  /** A cell Spark delivers as the swag value itself ({@link RowContract#isNormal}: Long, String, Boolean). */
-  private static final byte CELL_AS_IS = 0;
-  /** A double column's cell: a Double or null, as it is (NaN rejected). */
-  private static final byte CELL_DOUBLE = 1;
-  /** Any other cell: {@link #toSwag}. */
-  private static final byte CELL_OTHER = 2;
-
-  private static byte cellKind(DataType t) {
-    if (t.equals(DataTypes.DoubleType)) {
-      return CELL_DOUBLE;
+    for (int i = keys; i < out.length; i++) {
+      if (i != timeIdx && RowContract.isNaN(out[i])) {
+        return RowContract.nan(columns.get(i));
+      }
     }
-    boolean asIs = t.equals(DataTypes.LongType) || t.equals(DataTypes.BooleanType) || t.equals(DataTypes.StringType);
-    return asIs ? CELL_AS_IS : CELL_OTHER;
+    return null;
   }
 
   /** The reason a record of {@code key} is rejected for its key (a null key column), or null. */
