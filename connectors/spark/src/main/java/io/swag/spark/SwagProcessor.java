@@ -29,7 +29,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p><b>State.</b> The window contents live in Spark's state store, so that a restart from the
  * checkpoint or a task retry gives exact results: {@code chunks}, a map from batch id to the key's
  * accepted input rows of that batch (one state put per key and batch, {@link RowCodec}-encoded,
- * each row with its time; with {@linkplain SlicePreAggregator pre-aggregation}, the key's slices of
+ * each row with its time, its key columns null when {@link Layout#keysFromGroup}; with {@linkplain SlicePreAggregator pre-aggregation}, the key's slices of
  * that batch as (slice start, partial bytes) instead);
  * {@code evicted}, the largest record time the aggregator evicted (every stored row at or below it
  * is gone: a chunk is removed, one state remove, once its largest time is); {@code fired}, the
