@@ -70,6 +70,13 @@ final class Layout implements Serializable {
   private final boolean timestampBounds;
   final StructType keySchema;
   final StructType inputSchema;
+  /**
+   * Every record's key columns equal its group key's values (Spark groups them as they are: integers,
+   * booleans, strings of the binary collation; not floats, which it normalizes, nor collated strings),
+   * and the time is not a key column: a record row may take its key values from the group key
+   * ({@link #keyValues}), and the stored rows may leave them out.
+   */
+  final boolean keysFromGroup;
   final StructType outputSchema;
   /** The rows of {@link SlicePreAggregator}: key columns, slice start, record count, partial, record, reason. */
   final StructType sliceSchema;
@@ -135,6 +142,11 @@ final class Layout implements Serializable {
       in.add(DataTypes.createStructField(columns.get(i), types[i], true));
     }
     this.inputSchema = DataTypes.createStructType(in);
+    boolean keyless = keys > 0 && timeIdx >= keys;
+    for (int i = 0; i < keys; i++) {
+      keyless &= isIdentityKey(types[i]);
+    }
+    this.keysFromGroup = keyless;
     List<StructField> out = new ArrayList<>(kf);
     DataType wt = timestampBounds ? DataTypes.TimestampType : DataTypes.LongType;
     out.add(DataTypes.createStructField("window", DataTypes.StringType, true));
@@ -184,6 +196,16 @@ final class Layout implements Serializable {
     for (int i = 0; i < outTypes.length; i++) {
       outTypes[i] = outputSchema.fields()[i].dataType();
     }
+  }
+
+  /**
+   * Whether Spark's grouping keeps every value of this type as it is, so that a record's key column
+   * equals its group key's value: integers, booleans and strings of the binary collation (floats are
+   * normalized, collated strings group unequal values).
+   */
+  private static boolean isIdentityKey(DataType t) {
+    return isIntegral(t) || t.equals(DataTypes.BooleanType) || t.equals(DataTypes.StringType)
+        && ((org.apache.spark.sql.types.StringType) t).collationId() == 0;
   }
 
   private static boolean isIntegral(DataType t) {
@@ -256,13 +278,37 @@ final class Layout implements Serializable {
    * The functions' checks of its values are the caller's ({@link io.swag.core.plan.QueryGroups#check}).
    */
   Object[] convertOrReject(Row key, Row in, List<Row> out) {
+    return convertOrReject(key, null, in, out);
+  }
+
+  /**
+   * {@link #convertOrReject(Row, Row, List)}; with {@code keyValues} (the key's swag values,
+   * {@link #keyValues}; only if {@link #keysFromGroup}) the row's key columns are those values (the same
+   * objects for every record of the key), its other columns converted from {@code in}.
+   */
+  Object[] convertOrReject(Row key, Object[] keyValues, Row in, List<Row> out) {
     Object[] row = new Object[columns.size()];
-    String bad = convertValues(in, row);
+    String bad;
+    if (keyValues == null) {
+      bad = convertValues(in, row);
+    } else {
+      System.arraycopy(keyValues, 0, row, 0, keys);
+      bad = convertValues(in, row, keys);
+    }
     if (bad != null) {
       out.add(recordRow(key, "rejected", in, bad));
       return null;
     }
     return row;
+  }
+
+  /** The swag values of a group key's columns ({@link #toSwag}), for {@link #convertOrReject}. */
+  Object[] keyValues(Row key) {
+    Object[] k = new Object[keys];
+    for (int i = 0; i < keys; i++) {
+      k[i] = toSwag(key.get(i));
+    }
+    return k;
   }
 
   /** The epoch ms of a row that passed {@link #convertValues} (0 without a time column). */
@@ -277,7 +323,12 @@ final class Layout implements Serializable {
    * values nor lateness are applied here.
    */
   String convertValues(Row in, Object[] out) {
-    for (int i = 0; i < out.length; i++) {
+    return convertValues(in, out, 0);
+  }
+
+  /** {@link #convertValues(Row, Object[])} of the columns from {@code from} on (the time column among them). */
+  private String convertValues(Row in, Object[] out, int from) {
+    for (int i = from; i < out.length; i++) {
       if (i != timeIdx) {
         out[i] = toSwag(in.get(i));
       }

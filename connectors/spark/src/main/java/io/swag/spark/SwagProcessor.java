@@ -29,7 +29,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * <p><b>State.</b> The window contents live in Spark's state store, so that a restart from the
  * checkpoint or a task retry gives exact results: {@code chunks}, a map from batch id to the key's
  * accepted input rows of that batch (one state put per key and batch, {@link RowCodec}-encoded,
- * each row with its time; with {@linkplain SlicePreAggregator pre-aggregation}, the key's slices of
+ * each row with its time, its key columns null when {@link Layout#keysFromGroup}; with {@linkplain SlicePreAggregator pre-aggregation}, the key's slices of
  * that batch as (slice start, partial bytes) instead);
  * {@code evicted}, the largest record time the aggregator evicted (every stored row at or below it
  * is gone: a chunk is removed, one state remove, once its largest time is); {@code fired}, the
@@ -139,6 +139,11 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private final boolean preaggregated;
   /** Where each partition reports the plan it executes. */
   private final PlanReports reports;
+  /**
+   * {@link Layout#keysFromGroup} on the records path: a record row's key columns are the key's values,
+   * and the stored chunks hold null in them (filled from the key when read back).
+   */
+  private transient boolean keyless;
   private transient QueryGroups groups;
   private transient QueryGroups.Memo acceptMemo;
   private transient int timeGroups;
@@ -154,8 +159,10 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   private transient ValueState<Long> version;
   /** Per time group, reused: whether it accepts the record at hand. */
   private transient boolean[] accepted;
-  /** The buffer a key's chunk is encoded into, reused across keys of this task. */
-  private transient RowCodec.Writer chunkWriter;
+  /** Per group, the buffer a key's chunk is encoded into, reused across keys of this task. */
+  private transient RowCodec.Writer[] chunkWriters;
+  /** A record row as stored ({@link #keyless}: without its key values), reused. */
+  private transient Object[] storedRow;
 
   SwagProcessor(Layout layout, String operatorId, boolean finalOnly, int cacheMaxKeys, LateEventsWatermark lateEvents,
       boolean preaggregated, PlanReports reports) {
@@ -195,6 +202,12 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     timer = getHandle().getValueState("timer", Encoders.LONG(), TTLConfig.NONE());
     version = getHandle().getValueState("version", Encoders.LONG(), TTLConfig.NONE());
     accepted = new boolean[timeGroups];
+    chunkWriters = new RowCodec.Writer[n];
+    for (int g = 0; g < n; g++) {
+      chunkWriters[g] = new RowCodec.Writer(1024);
+    }
+    storedRow = new Object[layout.columns.size()];
+    keyless = layout.keysFromGroup && !preaggregated;
   }
 
   /**
@@ -204,6 +217,11 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
    * from the state store's last committed version), and two attempts never share an aggregator.
    */
   private KeyState load(Row key) {
+    return load(key, keyless ? layout.keyValues(key) : null);
+  }
+
+  /** {@link #load(Row)}; {@code keyValues}: the key's values for the stored rows' key columns ({@link #keyless}). */
+  private KeyState load(Row key, Object[] keyValues) {
     long v = version.exists() ? version.get() : 0L;
     AggregatorCache.Entry<KeyState> c = CACHE.take(operatorId, key);
     if (c != null && c.version() == v && v != 0L) {
@@ -213,7 +231,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     CountWindow[] count = new CountWindow[groups.count().size()];
     Chunks[] ch = new Chunks[chunks.length];
     for (int g = 0; g < chunks.length; g++) {
-      ChunkRows stored = v == 0L ? ChunkRows.NONE : readChunks(g);
+      ChunkRows stored = v == 0L ? ChunkRows.NONE : readChunks(g, keyValues);
       if (g < timeGroups) {
         WindowGroup wg = groups.time().get(g);
         time[g] = wg.newKey(wg.perRecord());
@@ -257,9 +275,10 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
   /**
    * Group {@code g}'s stored chunks in batch order (their ids), so that rows of equal time keep their
    * insertion order: a time group's values above its evicted time (record rows, or slices as
-   * {@linkplain ProductFunction.Lifted partials}), a count group's rows after its drop mark.
+   * {@linkplain ProductFunction.Lifted partials}), a count group's rows after its drop mark; with
+   * {@code keyValues}, each record row's key columns set to them.
    */
-  private ChunkRows readChunks(int g) {
+  private ChunkRows readChunks(int g, Object[] keyValues) {
     boolean isTime = g < timeGroups;
     int chunkCount = 0;
     long[] ids = new long[8];
@@ -285,6 +304,9 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       long bound = Long.MIN_VALUE;
       for (Object[] r : RowCodec.decode(blobs[order[k]])) {
         // a record row, or a slice: (slice start, partial bytes)
+        if (keyValues != null) {
+          System.arraycopy(keyValues, 0, r, 0, keyValues.length);
+        }
         long t = preaggregated ? (Long) r[0] : layout.time(r);
         if (isTime) {
           bound = Math.max(bound, t);
@@ -403,14 +425,19 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       }
       return CollectionConverters.asScala(out.iterator());
     }
-    KeyState ks = load(key);
+    Object[] keyValues = keyless ? layout.keyValues(key) : null;
+    KeyState ks = load(key, keyValues);
     int groupCount = chunks.length;
     int[] n = new int[groupCount];
     long[][] ts = new long[groupCount][16];
     Object[][][] batch = new Object[groupCount][16][];
+    for (RowCodec.Writer w : chunkWriters) {
+      w.reset();
+    }
+    int keyCols = keyless ? layout.keys : 0;
     while (rows.hasNext()) {
       Row in = rows.next();
-      Object[] row = layout.convertOrReject(key, in, out);
+      Object[] row = layout.convertOrReject(key, keyValues, in, out);
       if (row == null) {
         continue;
       }
@@ -426,6 +453,9 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
         out.add(layout.recordRow(key, "rejected", in, e.getMessage()));
         continue;
       }
+      if (keyless) { // the stored form: null key columns, filled from the key when read back
+        System.arraycopy(row, keyCols, storedRow, keyCols, row.length - keyCols);
+      }
       for (int g = 0; g < groupCount; g++) {
         if (g >= timeGroups || accepted[g]) {
           if (n[g] == ts[g].length) {
@@ -434,21 +464,21 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
           }
           ts[g][n[g]] = t;
           batch[g][n[g]++] = row;
+          chunkWriters[g].add(keyless ? storedRow : row); // while the record's values are in the cache
         }
       }
     }
-    insertAndSave(key, ks, ts, batch, n, wm, out, null);
+    insertAndSave(key, ks, ts, batch, n, wm, out);
     return CollectionConverters.asScala(out.iterator());
   }
 
   /**
    * Inserts a key's accepted input of this batch, per group {@code g}: {@code values[g][i]} at
    * {@code ts[g][i]} (record rows, or {@linkplain ProductFunction.Lifted slices}), emitting the rows it
-   * causes; writes each group's values as one chunk ({@code chunkRows[i]} for slices, or the rows
-   * themselves) and saves the key.
+   * causes; writes each group's chunk (its stored rows, encoded into {@code chunkWriters[g]} by the
+   * caller) and saves the key.
    */
-  private void insertAndSave(Row key, KeyState ks, long[][] ts, Object[][] values, int[] n, long wm, List<Row> out,
-      Object[][] chunkRows) {
+  private void insertAndSave(Row key, KeyState ks, long[][] ts, Object[][] values, int[] n, long wm, List<Row> out) {
     boolean changed = false;
     long batchId = getHandle().getQueryInfo().getBatchId();
     for (int g = 0; g < n.length; g++) {
@@ -485,14 +515,7 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
         bound = cw.count();
       }
       // the batch's input of the group: one chunk, one state put (a key gets input once per batch)
-      if (chunkWriter == null) {
-        chunkWriter = new RowCodec.Writer(32 * n[g]);
-      }
-      chunkWriter.reset();
-      for (int i = 0; i < n[g]; i++) {
-        chunkWriter.add(chunkRows != null ? chunkRows[i] : (Object[]) values[g][i]);
-      }
-      chunks[g].updateValue(batchId, chunkWriter.toByteArray());
+      chunks[g].updateValue(batchId, chunkWriters[g].toByteArray());
       ks.chunks[g].add(bound, batchId);
     }
     if (changed) {
@@ -516,7 +539,9 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
     int n = 0;
     long[] ts = new long[16];
     Object[] values = new Object[16];
-    Object[][] chunkRows = new Object[16][];
+    RowCodec.Writer chunk = chunkWriters[0];
+    chunk.reset();
+    Object[] sliceRow = new Object[2];
     while (rows.hasNext()) {
       Row in = rows.next();
       long count = layout.sliceCount(in);
@@ -539,14 +564,15 @@ public final class SwagProcessor extends StatefulProcessor<Row, Row, Row> {
       if (n == ts.length) {
         ts = java.util.Arrays.copyOf(ts, 2 * n);
         values = java.util.Arrays.copyOf(values, 2 * n);
-        chunkRows = java.util.Arrays.copyOf(chunkRows, 2 * n);
       }
       ts[n] = s;
-      values[n] = new ProductFunction.Lifted(partial);
-      chunkRows[n++] = new Object[] {s, partial};
+      values[n++] = new ProductFunction.Lifted(partial);
+      sliceRow[0] = s;
+      sliceRow[1] = partial;
+      chunk.add(sliceRow);
     }
     if (n > 0 || version.exists()) {
-      insertAndSave(key, load(key), new long[][] {ts}, new Object[][] {values}, new int[] {n}, wm, out, chunkRows);
+      insertAndSave(key, load(key), new long[][] {ts}, new Object[][] {values}, new int[] {n}, wm, out);
     }
     return CollectionConverters.asScala(out.iterator());
   }
