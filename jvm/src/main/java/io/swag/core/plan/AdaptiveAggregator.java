@@ -264,20 +264,32 @@ public final class AdaptiveAggregator implements TimedAggregator {
     return n;
   }
 
+  /**
+   * Inserts a sorted batch: one record at a time while the ring holds the entries; once a record
+   * switches this aggregator to the tree (it is older than the ring's youngest entry), the rest of
+   * the batch goes to the tree's {@code bulkInsert} in one call.
+   */
   @Override
   public void bulkInsert(long[] ts, double[] vs, int from, int len) {
-    for (int i = from; i < from + len; i++) {
+    int end = from + len;
+    for (int i = from; i < end; i++) {
+      if (tree != null) {
+        tree.bulkInsert(ts, vs, i, end - i);
+        return;
+      }
       insert(ts[i], vs[i]);
     }
   }
 
+  /** {@link #bulkInsert(long[], double[], int, int)} for any values the function accepts. */
   @Override
   public void bulkInsert(long[] ts, Object[] vs, int from, int len) {
-    if (tree != null) {
-      tree.bulkInsert(ts, vs, from, len);
-      return;
-    }
-    for (int i = from; i < from + len; i++) {
+    int end = from + len;
+    for (int i = from; i < end; i++) {
+      if (tree != null) {
+        tree.bulkInsert(ts, vs, i, end - i);
+        return;
+      }
       insert(ts[i], vs[i]);
     }
   }
