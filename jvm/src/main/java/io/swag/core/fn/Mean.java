@@ -77,16 +77,30 @@ public final class Mean extends DoubleFunction {
       return older + newer;
     }
 
-    /** Without the count there is no result: NaN (see {@link #lowerDoubleValue(double, long)}). */
+    /**
+     * Without the count there is no result: an aggregator that does not pass the window's size
+     * ({@link #lowerValue(double, long)}) must not run this function.
+     *
+     * @throws UnsupportedOperationException always
+     */
     @Override
     public Object lowerValue(double partial) {
-      return Double.NaN;
+      throw needsCount();
     }
 
-    /** Without the count there is no result: NaN (see {@link #lowerDoubleValue(double, long)}). */
+    /**
+     * Without the count there is no result (see {@link #lowerValue(double)}).
+     *
+     * @throws UnsupportedOperationException always
+     */
     @Override
     public double lowerDoubleValue(double partial) {
-      return Double.NaN;
+      throw needsCount();
+    }
+
+    private UnsupportedOperationException needsCount() {
+      return new UnsupportedOperationException("the summands of '" + name()
+          + "' lower only with the window's size (an in-order aggregator's count)");
     }
 
     @Override
@@ -118,11 +132,8 @@ public final class Mean extends DoubleFunction {
 
   @Override
   public void lift(double x, long arg, double[] a, int o) {
-    if (geometric && !(x > 0)) {
-      throw new IllegalArgumentException("function 'geomean' takes positive numbers, got " + x);
-    }
+    a[o + 1] = summands.liftValue(x, arg); // the summand's rule (and its check) in one place
     a[o] = 1;
-    a[o + 1] = geometric ? Math.log(x) : x + 0.0; // as in Sum: -0.0 counts as 0.0
   }
 
   @Override

@@ -37,8 +37,14 @@ class MeanSummandsTest {
       mean.lift(y, arg, a, 2);
       double sx = s.liftValue(x, arg);
       double sy = s.liftValue(y, arg);
-      assertEquals(Double.doubleToRawLongBits(a[1]), Double.doubleToRawLongBits(sx), "lift " + x);
-      assertEquals(Double.doubleToRawLongBits(a[3]), Double.doubleToRawLongBits(sy), "lift " + y);
+      // the lift written out here: the value (-0.0 as 0.0) or its logarithm, and a count of one
+      double ex = geo ? Math.log(x) : x + 0.0;
+      double ey = geo ? Math.log(y) : y + 0.0;
+      assertEquals(Double.doubleToRawLongBits(ex), Double.doubleToRawLongBits(sx), "lift " + x);
+      assertEquals(Double.doubleToRawLongBits(ey), Double.doubleToRawLongBits(sy), "lift " + y);
+      assertEquals(Double.doubleToRawLongBits(ex), Double.doubleToRawLongBits(a[1]), "mean lift " + x);
+      assertEquals(Double.doubleToRawLongBits(ey), Double.doubleToRawLongBits(a[3]), "mean lift " + y);
+      assertEquals(1.0, a[0]);
       mean.combine(a, 4, 0, 2);
       double sxy = s.combineValues(sx, sy);
       assertEquals(Double.doubleToRawLongBits(a[5]), Double.doubleToRawLongBits(sxy), "combine");
@@ -60,7 +66,16 @@ class MeanSummandsTest {
   @ValueSource(doubles = {0.0, -0.0, -1.0, Double.NEGATIVE_INFINITY, -Double.MIN_VALUE})
   void geomeanRefusesWhatTheMeanRefuses(double x) {
     Mean mean = (Mean) Functions.byName("geomean");
-    String want = assertThrows(IllegalArgumentException.class, () -> mean.lift(x, 0, new double[2], 0)).getMessage();
+    String want = "function 'geomean' takes positive numbers, got " + x;
+    assertEquals(want, assertThrows(IllegalArgumentException.class, () -> mean.lift(x, 0, new double[2], 0)).getMessage());
     assertEquals(want, assertThrows(IllegalArgumentException.class, () -> mean.summands().liftValue(x, 0)).getMessage());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"mean", "geomean"})
+  void summandsRefuseToLowerWithoutACount(String name) {
+    ScalarDoubleFunction s = ((Mean) Functions.byName(name)).summands();
+    assertThrows(UnsupportedOperationException.class, () -> s.lowerDoubleValue(1.0));
+    assertThrows(UnsupportedOperationException.class, () -> s.lowerValue(1.0));
   }
 }
