@@ -10,6 +10,7 @@ import json
 import sys
 from collections import defaultdict
 
+
 def load(path: str) -> list[dict]:
     with open(path) as f:
         return json.load(f)
