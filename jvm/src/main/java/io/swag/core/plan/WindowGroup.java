@@ -188,7 +188,7 @@ public final class WindowGroup {
    * @return true if inserted rows are not kept
    */
   public boolean liftsRowsAtInsert() {
-    return preaggregates() && storedSlices && fn.aggregated() instanceof ScalarProduct;
+    return storedSlices && fn.aggregated() instanceof ScalarProduct; // storedSlices implies preaggregates()
   }
 
   static ProductFunction productOf(GroupPlan plan, Map<String, Integer> columnIndex) {

@@ -163,12 +163,7 @@ class SlicedStragglersSparkTest {
   private static KeyWindows.WindowOutput out(WindowGroup g, String k, Map<String, List<Object>> got,
       Map<String, Integer> emits) {
     return (window, start, end, results) -> {
-      Object[] vals = g.outputValues(window, results);
-      String[] cols = g.outputColumns(window);
-      Map<String, Object> m = new HashMap<>();
-      for (int j = 0; j < cols.length; j++) {
-        m.put(cols[j], vals[j]);
-      }
+      Map<String, Object> m = SlicedStragglersTest.named(g, window, results);
       int i = g.queryWindowIndex(window);
       String id = k + " w" + i + " " + start;
       got.put(id, List.of(m.get("mx" + i), m.get("s" + i)));

@@ -164,12 +164,7 @@ class SlicedStragglersTest {
 
   private static KeyWindows.WindowOutput out(WindowGroup g, String k, List<List<Object>> got, boolean ordered) {
     return (window, start, end, results) -> {
-      Object[] vals = g.outputValues(window, results);
-      String[] cols = g.outputColumns(window);
-      Map<String, Object> m = new HashMap<>();
-      for (int j = 0; j < cols.length; j++) {
-        m.put(cols[j], vals[j]);
-      }
+      Map<String, Object> m = named(g, window, results);
       int i = g.queryWindowIndex(window);
       List<Object> row = new ArrayList<>(List.of(k, "w" + i, start, end, m.get("mx" + i), m.get("s" + i)));
       if (ordered) {
@@ -300,5 +295,16 @@ class SlicedStragglersTest {
       }
       return row;
     }
+  }
+
+  /** A fired window's output values by column name. */
+  static Map<String, Object> named(WindowGroup g, int window, List<Object> results) {
+    Object[] vals = g.outputValues(window, results);
+    String[] cols = g.outputColumns(window);
+    Map<String, Object> m = new HashMap<>();
+    for (int j = 0; j < cols.length; j++) {
+      m.put(cols[j], vals[j]);
+    }
+    return m;
   }
 }
