@@ -1748,13 +1748,19 @@ abstract class BTreeCore implements TimedAggregator {
         acc = sf.combineValues(acc, da[vb + i]);
       }
       if (toInf || ti < to) {
+        int z = kids[kb + i + 1];
+        boolean zToInf = toInf;
         if (i + 1 < a) {
           long tn = times[tb + i + 1];
-          if (fromInf || from < tn) {
-            acc = queryRecValue(sf, kids[kb + i + 1], from, geFrom, to, toInf || tn <= to, acc);
+          if (!fromInf && from >= tn) {
+            continue;
           }
+          zToInf = toInf || tn <= to;
+        }
+        if (geFrom && zToInf && (!finger || (z != root && (flags[z] & (LEFT | RIGHT)) == 0))) {
+          acc = sf.combineValues(acc, da[SCRATCH + z * stride + cap]); // inside the range: its up-aggregate
         } else {
-          acc = queryRecValue(sf, kids[kb + i + 1], from, geFrom, to, toInf, acc);
+          acc = queryRecValue(sf, z, from, geFrom, to, zToInf, acc);
         }
       }
     }
