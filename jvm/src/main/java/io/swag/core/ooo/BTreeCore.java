@@ -1561,7 +1561,12 @@ abstract class BTreeCore implements TimedAggregator {
     return p.partial(querySlot());
   }
 
-  /** Figure 10: finger-search both bounds, recurse from their least common ancestor. */
+  /**
+   * Figure 10: finger-search both bounds, recurse from their least common ancestor. When one bound
+   * lies beyond the window's end, that ancestor is the lowest node on the path from that end's
+   * finger whose separator in its parent lies on the other side of the other bound: found by the
+   * climb alone, without searching for the other bound's node.
+   */
   final int rangeSlot(long from, long to) {
     p.setIdentity(RES);
     if (size == 0 || from > to) {
@@ -1572,10 +1577,28 @@ abstract class BTreeCore implements TimedAggregator {
     }
     boolean fromAll = from <= oldestTime(); // a bound beyond the window's end is beyond every subtree
     boolean toAll = to >= youngestTime();
-    int nf = fromAll ? leftFinger : searchNode(from);
-    int nt = toAll ? rightFinger : searchNode(to);
-    int top = leastCommonAncestor(nf, nt);
-    queryRec(top, from, fromAll, to, toAll, RES);
+    int top;
+    if (toAll) { // the lowest right-spine node above from's node: its left separator is below from
+      top = rightFinger;
+      for (int pa; top != root && from <= times[(pa = parent[top]) * cap + cnt[pa] - 1]; ) {
+        top = pa;
+      }
+    } else if (fromAll) { // the mirror image from the left finger
+      top = leftFinger;
+      for (int pa; top != root && to >= times[(pa = parent[top]) * cap]; ) {
+        top = pa;
+      }
+    } else {
+      int nf = fromAll ? leftFinger : searchNode(from);
+      int nt = toAll ? rightFinger : searchNode(to);
+      top = leastCommonAncestor(nf, nt);
+    }
+    final ScalarDoubleFunction sf = this.sf;
+    if (sf != null) {
+      da[RES] = queryRecValue(sf, top, from, fromAll, to, toAll, da[RES]);
+    } else {
+      queryRec(top, from, fromAll, to, toAll, RES);
+    }
     return RES;
   }
 
@@ -1668,6 +1691,80 @@ abstract class BTreeCore implements TimedAggregator {
         }
       }
     }
+  }
+
+  /**
+   * {@link #queryRec} for a {@link ScalarDoubleFunction}: the same recursion and the same combines
+   * in the same order, accumulated in a local {@code double} (returned) instead of a slot.
+   */
+  private double queryRecValue(ScalarDoubleFunction sf, int k, long from, boolean fromInf, long to, boolean toInf, double acc) {
+    final double[] da = this.da;
+    final int f = flags[k];
+    if (fromInf && toInf) {
+      if (!finger || (k != root && (f & (LEFT | RIGHT)) == 0)) {
+        return sf.combineValues(acc, da[aggSlot(k)]);
+      }
+      if (finger && parent[k] == root) {
+        return sf.combineValues(acc, da[aggSlot((f & LEFT) != 0 ? leftFinger : rightFinger)]);
+      }
+      if ((f & OWN) != 0) { // a deeper spine node: its own part is stored, only its spine child recurses
+        int own = aggSlot(k) - 1;
+        if ((f & LEFT) != 0) {
+          acc = queryRecValue(sf, kids[k * stride], from, true, to, true, acc);
+          return sf.combineValues(acc, da[own]);
+        }
+        acc = sf.combineValues(acc, da[own]);
+        return queryRecValue(sf, kids[k * stride + cnt[k]], from, true, to, true, acc);
+      }
+    }
+    final long[] times = this.times;
+    final int a = cnt[k];
+    final int tb = k * cap;
+    final int vb = SCRATCH + k * stride;
+    final int kb = k * stride;
+    if ((f & LEAF) != 0) {
+      for (int i = 0; i < a; i++) {
+        long ti = times[tb + i];
+        if (!toInf && ti > to) {
+          break;
+        }
+        if (fromInf || from <= ti) {
+          acc = sf.combineValues(acc, da[vb + i]);
+        }
+      }
+      return acc;
+    }
+    long t0 = times[tb];
+    if (fromInf || from < t0) {
+      acc = queryRecValue(sf, kids[kb], from, fromInf, to, toInf || t0 <= to, acc);
+    }
+    for (int i = 0; i < a; i++) {
+      long ti = times[tb + i];
+      if (!toInf && ti > to) {
+        break;
+      }
+      boolean geFrom = fromInf || from <= ti;
+      if (geFrom) {
+        acc = sf.combineValues(acc, da[vb + i]);
+      }
+      if (toInf || ti < to) {
+        int z = kids[kb + i + 1];
+        boolean zToInf = toInf;
+        if (i + 1 < a) {
+          long tn = times[tb + i + 1];
+          if (!fromInf && from >= tn) {
+            continue;
+          }
+          zToInf = toInf || tn <= to;
+        }
+        if (geFrom && zToInf && (!finger || (z != root && (flags[z] & (LEFT | RIGHT)) == 0))) {
+          acc = sf.combineValues(acc, da[SCRATCH + z * stride + cap]); // inside the range: its up-aggregate
+        } else {
+          acc = queryRecValue(sf, z, from, geFrom, to, zToInf, acc);
+        }
+      }
+    }
+    return acc;
   }
 
   @Override

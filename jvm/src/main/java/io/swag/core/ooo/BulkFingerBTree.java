@@ -417,9 +417,11 @@ public final class BulkFingerBTree extends FingerBTree {
    */
   boolean loopBulkInsert;
 
-  // lifted values of the bulk: record r lives in slot SCRATCH + liftNodes[r / stride] * stride + r % stride
+  // lifted values of the bulk: record r lives in slot SCRATCH + liftNodes[r / stride] * stride + r % stride,
+  // kept in liftSlots[r] (no division per access)
   private int[] liftNodes = new int[4];
   private int liftNodeCount;
+  private int[] liftSlots = new int[0];
 
   // treelets of the current level and of the next one (alternating buffers): target node, time,
   // source slot of the partial, child that goes right of the entry (-1 at the leaf level)
@@ -528,14 +530,21 @@ public final class BulkFingerBTree extends FingerBTree {
     if (liftNodes.length < k) {
       liftNodes = Arrays.copyOf(liftNodes, Math.max(k, 2 * liftNodes.length));
     }
-    for (int i = 0; i < k; i++) {
-      liftNodes[i] = alloc();
+    if (liftSlots.length < len) {
+      liftSlots = new int[Math.max(len, 2 * liftSlots.length)];
+    }
+    for (int i = 0, r = 0; i < k; i++) {
+      int node = alloc();
+      liftNodes[i] = node;
+      for (int slot = SCRATCH + node * stride, end = Math.min(len, r + stride); r < end; r++) {
+        liftSlots[r] = slot++;
+      }
     }
     liftNodeCount = k;
   }
 
   private int liftedSlot(int r) {
-    return SCRATCH + liftNodes[r / stride] * stride + r % stride;
+    return liftSlots[r];
   }
 
   private void freeLifted(int len) {
