@@ -62,6 +62,8 @@ public final class KeyWindows {
   private final TimeLog times; // null unless keepTimes
   private final long[] nextFire;
   private final TimeLog.Cursor[] cursors; // per window, where its last next-window look-up ended (null unless keepTimes)
+  private final AlignedStart[] insertStarts; // per window, the last start of an inserted time (lastStart, remembered)
+  private final AlignedStart[] fireStarts; // per window, the same for the next record after a fired window
   private long evicted = Long.MIN_VALUE;
   private long evictedAt = Long.MIN_VALUE; // the watermark of the last evictAt (its bound is done)
   private final long[] bounds; // per window, three starts derived from the watermark boundsAt (computeBounds)
@@ -89,6 +91,12 @@ public final class KeyWindows {
     Arrays.fill(nextFire, Long.MAX_VALUE);
     this.bounds = new long[3 * g.windows.length];
     this.cursors = keepTimes ? new TimeLog.Cursor[g.windows.length] : null;
+    this.insertStarts = new AlignedStart[g.windows.length];
+    this.fireStarts = new AlignedStart[g.windows.length];
+    for (int i = 0; i < g.windows.length; i++) {
+      insertStarts[i] = new AlignedStart(g.windows[i].slide(), g.windows[i].offset());
+      fireStarts[i] = new AlignedStart(g.windows[i].slide(), g.windows[i].offset());
+    }
     for (int i = 0; keepTimes && i < cursors.length; i++) {
       cursors[i] = new TimeLog.Cursor();
     }
@@ -144,7 +152,7 @@ public final class KeyWindows {
    */
   private long updateAndSchedule(int i, long t, long watermark, long lastEmitted, WindowOutput out) {
     WindowSpec w = g.windows[i];
-    long last = w.lastStart(t);
+    long last = insertStarts[i].floor(t); // w.lastStart(t)
     long first = w.firstStart(t, last);
     long firstUnfired = first;
     if (watermark != Long.MIN_VALUE) {
@@ -331,7 +339,7 @@ public final class KeyWindows {
     nextFire[i] = Long.MAX_VALUE;
     long t = keepTimes ? times.ceiling(st + w.slide(), cursors[i]) : agg.ceilingTime(st + w.slide());
     if (t != Long.MAX_VALUE) {
-      long next = Math.max(st + w.slide(), w.firstStart(t));
+      long next = Math.max(st + w.slide(), w.firstStart(t, fireStarts[i].floor(t))); // w.firstStart(t)
       schedule(i, sat(next + w.size() - 1, delay));
     }
   }
