@@ -33,6 +33,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
   private final ProductFunction fn;
   private final InputCheck check;
   private TimedFifo fifo;
+  private io.swag.core.fifo.DoubleFifo typedFifo; // fifo's own typed aggregator (sp != null), null once switched
   private TimedAggregator tree;
   // raw entries [front, end) of a power-of-two ring; [fifoFront, fifoEnd) are in the FIFO
   private long[] times = new long[16];
@@ -74,8 +75,10 @@ public final class AdaptiveAggregator implements TimedAggregator {
       throw new IllegalArgumentException("adaptive: treeAlgorithm '" + treeAlgorithm + "' is not a tree; trees: "
           + Algorithm.TREE_NAMES);
     }
-    this.fifo = new TimedFifo(fifoAlgorithm.newFifo(fn.aggregated()));
+    io.swag.core.fifo.FifoBase inner = fifoAlgorithm.newFifo(fn.aggregated());
+    this.fifo = new TimedFifo(inner);
     this.sp = fn.aggregated() instanceof ScalarProduct s ? s : null;
+    this.typedFifo = sp != null && inner instanceof io.swag.core.fifo.DoubleFifo d ? d : null;
     this.holder = sp != null ? new ScalarProduct.Partial() : null;
     if (sp != null) {
       parts = new double[16];
@@ -156,6 +159,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
     t.bulkInsert(ts, vs, 0, n);
     tree = t;
     fifo = null;
+    typedFifo = null;
     times = null;
     values = null;
     parts = null;
@@ -317,6 +321,12 @@ public final class AdaptiveAggregator implements TimedAggregator {
     if (tree != null) {
       return tree.query(from, to);
     }
+    moveFifo(from, to);
+    return fifo.query();
+  }
+
+  /** Moves the FIFO to hold exactly the entries of {@code [from, to]} ({@link #fifoCanAnswer} holds). */
+  private void moveFifo(long from, long to) {
     while (fifoEnd != end && t(fifoEnd) <= to) {
       fifo.insert(t(fifoEnd), entry(fifoEnd)); // lifted at once: the holder is reused
       fifoEnd++;
@@ -324,7 +334,32 @@ public final class AdaptiveAggregator implements TimedAggregator {
     if (from != Long.MIN_VALUE) {
       fifoFront += fifo.evictUpTo(from - 1);
     }
-    return fifo.query();
+  }
+
+  /**
+   * Whether the product has one function ({@link ScalarProduct}), so that {@link #queryOne} answers.
+   *
+   * @return true for a product of one scalar double function
+   */
+  boolean answersOne() {
+    return sp != null;
+  }
+
+  /**
+   * The only element of {@link #query(long, long)}'s list, for a product of one function
+   * ({@link #answersOne}): in FIFO mode on a typed in-order algorithm, the function's result of the
+   * FIFO's partial, with no list made; otherwise the list's element.
+   *
+   * @param from the range's first time
+   * @param to the range's last time
+   * @return the function's result
+   */
+  Object queryOne(long from, long to) {
+    if (typedFifo != null && from <= to && fifoCanAnswer(from, to)) {
+      moveFifo(from, to);
+      return sp.lowerOne(typedFifo.partial());
+    }
+    return ((java.util.List<?>) query(from, to)).get(0);
   }
 
   /** The ring's entry {@code i} as an input: the raw input, or its partial in the reused holder. */

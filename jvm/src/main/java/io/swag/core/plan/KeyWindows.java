@@ -40,6 +40,19 @@ public final class KeyWindows {
      * @param results the product's results
      */
     void emit(int window, long start, long end, List<Object> results);
+
+    /**
+     * Receives one output row of a product of one function: its one result (what {@link #emit} would
+     * receive as the only element of its list). By default {@link #emit} of that list.
+     *
+     * @param window the group's window index
+     * @param start the window's start
+     * @param end the window's end
+     * @param result the function's result
+     */
+    default void emitOne(int window, long start, long end, Object result) {
+      emit(window, start, end, java.util.Collections.singletonList(result));
+    }
   }
 
   /** Receives retained rows, oldest time first, equal times in arrival order. */
@@ -335,7 +348,11 @@ public final class KeyWindows {
     WindowSpec w = g.windows[i];
     long f = nextFire[i];
     long st = f - delay - w.size() + 1;
-    out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
+    if (agg instanceof AdaptiveAggregator a && a.answersOne()) {
+      out.emitOne(i, st, st + w.size(), a.queryOne(st, st + w.size() - 1)); // no list per row
+    } else {
+      out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
+    }
     nextFire[i] = Long.MAX_VALUE;
     long t = keepTimes ? times.ceiling(st + w.slide(), cursors[i]) : agg.ceilingTime(st + w.slide());
     if (t != Long.MAX_VALUE) {

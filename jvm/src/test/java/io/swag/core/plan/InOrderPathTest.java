@@ -164,4 +164,86 @@ class InOrderPathTest {
       }
     }
   }
+
+  /**
+   * A key of one non-commutative function (a {@link ScalarProduct}: {@code first}, {@code last}) fired
+   * in order, through an output that takes one result without a list ({@link
+   * KeyWindows.WindowOutput#emitOne}, as the engines' operators do): every non-empty window fires once,
+   * in order, with the result of a recompute over its records, whether the key's FIFO serves (one
+   * record per slice, where the lean path must be the one taken) or its tree (shared slices).
+   */
+  @Test
+  void oneFunctionKeyEmitsOneResultEqualToRecompute() {
+    for (String fn : new String[] {"first", "last"}) {
+      for (long ratio : new long[] {1, 3, 16}) {
+        for (long seed = 0; seed < 4; seed++) {
+          Random rnd = new Random(seed * 7 + ratio + fn.length());
+          long slide = 16;
+          long size = ratio * slide;
+          QuerySpec q = QuerySpec.builder().key("k").time("ts").order("in_order")
+              .window(WindowSpec.time(size, slide).aggregate("a", fn, "v")).build();
+          List<String> used = LocalExecutor.usedColumns(q);
+          WindowGroup g = WindowGroup.storedGroups(Planner.plan(q), used, false).get(0);
+          int ts = used.indexOf("ts");
+          StoredWindows key = new StoredWindows(g, ts);
+          List<long[]> records = new ArrayList<>(); // {time, value} in arrival order
+          List<String> out = new ArrayList<>();
+          int[] ones = {0};
+          KeyWindows.WindowOutput o = new KeyWindows.WindowOutput() {
+            @Override
+            public void emit(int w, long s, long e, List<Object> r) {
+              out.add(s + " " + e + " " + r);
+            }
+
+            @Override
+            public void emitOne(int w, long s, long e, Object result) {
+              ones[0]++;
+              out.add(s + " " + e + " " + java.util.Collections.singletonList(result));
+            }
+          };
+          long wm = Long.MIN_VALUE;
+          long t = 0;
+          for (int i = 0; i < 5_000; i++) {
+            t = Math.max(seed % 2 == 0 ? i * slide + rnd.nextInt((int) slide) : t + rnd.nextInt(20), wm + 1);
+            Object[] row = new Object[used.size()];
+            row[ts] = t;
+            row[used.indexOf("k")] = "k";
+            long v = rnd.nextInt(100);
+            row[used.indexOf("v")] = (double) v;
+            key.insert(t, row, wm, o); // the row is reused by no one here: a fresh one per record
+            records.add(new long[] {t, v});
+            if (rnd.nextInt(48) == 0) {
+              wm = t - rnd.nextInt(40);
+              key.windows().fire(wm, o);
+            }
+          }
+          wm = t + size;
+          key.windows().fire(wm, o);
+          List<String> expected = new ArrayList<>();
+          long lastStart = Math.floorDiv(t, slide) * slide;
+          for (long st = Math.floorDiv(records.get(0)[0] - size + 1, slide) * slide; st <= lastStart; st += slide) {
+            Double first = null;
+            Double last = null;
+            for (long[] r : records) {
+              if (r[0] >= st && r[0] < st + size) {
+                if (first == null) {
+                  first = (double) r[1];
+                }
+                last = (double) r[1];
+              }
+            }
+            if (first != null) {
+              expected.add(st + " " + (st + size) + " " + java.util.Collections.singletonList(fn.equals("first") ? first : last));
+            }
+          }
+          String at = fn + " ratio " + ratio + " seed " + seed;
+          assertEquals(expected, out, at);
+          if (seed % 2 == 0) {
+            assertFalse(((AdaptiveAggregator) key.windows().aggregator()).switched(), at + ": the FIFO serves");
+            assertEquals(out.size(), ones[0], at + ": every row without a list");
+          }
+        }
+      }
+    }
+  }
 }
