@@ -45,6 +45,22 @@ public final class AdaptiveAggregator implements TimedAggregator {
   private int end;
   private int fifoFront;
   private int fifoEnd;
+  private Runnable switchListener; // called once, before the switch discards the ring
+
+  /**
+   * A position in the ring for {@link #ceilingTime(long, RingCursor)}: the entry of its last answer
+   * and the target it answered (every entry before it is older than that target).
+   */
+  static final class RingCursor {
+    private int pos;
+    private long target;
+    private boolean set;
+
+    /** Forgets the position: the next look-up searches the whole ring. */
+    void reset() {
+      set = false;
+    }
+  }
 
   /**
    * {@code fifoAlgorithm}: an in-order algorithm name ({@code daba_lite}, {@code soe}, ...);
@@ -148,6 +164,9 @@ public final class AdaptiveAggregator implements TimedAggregator {
     if (fifo == null) {
       return;
     }
+    if (switchListener != null) {
+      switchListener.run(); // the ring is still whole
+    }
     TimedAggregator t = newTree();
     int n = end - front;
     long[] ts = new long[n];
@@ -163,6 +182,89 @@ public final class AdaptiveAggregator implements TimedAggregator {
     times = null;
     values = null;
     parts = null;
+  }
+
+  /**
+   * Sets what runs once, at the switch to the tree, before the ring is discarded (a caller that
+   * reads the ring's times, {@link #forEachTime}, copies them there).
+   *
+   * @param listener the listener, or null
+   */
+  void setSwitchListener(Runnable listener) {
+    this.switchListener = listener;
+  }
+
+  /**
+   * Visits the ring's entry times, oldest first; before the switch only.
+   *
+   * @param c receives each time
+   */
+  void forEachTime(java.util.function.LongConsumer c) {
+    for (int i = front; i != end; i++) {
+      c.accept(t(i));
+    }
+  }
+
+  /**
+   * {@link #bulkEvict(long)} that first passes each evicted entry's time, oldest first, to
+   * {@code evicted} (if not null); before the switch only.
+   *
+   * @param time the bound
+   * @param evicted receives each evicted time, or null
+   * @return the number of entries evicted
+   */
+  int bulkEvict(long time, java.util.function.LongConsumer evicted) {
+    if (evicted != null) {
+      for (int i = front; i != end && t(i) <= time; i++) {
+        evicted.accept(t(i));
+      }
+    }
+    return bulkEvict(time);
+  }
+
+  /**
+   * {@link #ceilingTime(long)} from cursor {@code c}'s last answer when {@code t} is at least its
+   * last target (else a binary search of the ring); leaves {@code c} at the answer. O(1) when the
+   * answer is the cursor's entry or the next. Before the switch only (entries are appended at the
+   * young end and evicted at the old one, so a cursor stays valid).
+   *
+   * @param t the target
+   * @param c the cursor
+   * @return the smallest entry time {@code >= t}, or {@code Long.MAX_VALUE}
+   */
+  long ceilingTime(long t, RingCursor c) {
+    if (end == front || t(end - 1) < t) {
+      c.set = false;
+      return Long.MAX_VALUE;
+    }
+    int p;
+    if (!c.set || t < c.target) {
+      p = ceilingIndex(front, t);
+    } else {
+      p = c.pos - front < 0 ? front : c.pos; // an evicted answer: every entry left is after it
+      if (t(p) < t) {
+        p = p + 1 != end && t(p + 1) >= t ? p + 1 : ceilingIndex(p + 1, t);
+      }
+    }
+    c.pos = p;
+    c.target = t;
+    c.set = true;
+    return t(p);
+  }
+
+  /** The first ring position from {@code from} with time {@code >= t} (one exists). */
+  private int ceilingIndex(int from, long t) {
+    int lo = 0;
+    int hi = end - from;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (t(from + mid) < t) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return from + lo;
   }
 
   @Override

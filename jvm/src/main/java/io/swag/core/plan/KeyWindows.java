@@ -18,6 +18,12 @@ import java.util.List;
  * O(size/slide) per record;
  * eviction is one bulk evict.
  *
+ * <p>A key of slices (a log of distinct times) whose aggregator is an {@link AdaptiveAggregator}
+ * keeps no second copy of its times while the aggregator's in-order ring holds them in strictly
+ * increasing order: the ring answers the next window's first record (from a cursor per window) and
+ * reports the evicted times; at the aggregator's switch to its tree, or at an equal time, the
+ * {@link TimeLog} is made from the ring, for good.
+ *
  * <p>With {@code retainRows} the key also keeps its input rows (until evicted) so that an engine can
  * write them to its state at checkpoint time ({@link #forEachRow}) and rebuild the aggregator with
  * one bulk insert on restore ({@link #restore}); this doubles the memory per entry but works for
@@ -72,7 +78,13 @@ public final class KeyWindows {
   private final boolean distinctTimes;
   private final long delay;
   private TimedAggregator agg;
-  private final TimeLog times; // null unless keepTimes
+  private TimeLog times; // null unless keepTimes, and null while ringLog serves
+  // while the key's adaptive aggregator keeps its ring, in strictly increasing times (a log of distinct
+  // times), the ring is the time log: no second copy; materialize() makes the TimeLog for good
+  private AdaptiveAggregator ringLog;
+  private AdaptiveAggregator.RingCursor[] ringCursors;
+  private long ringLast = Long.MIN_VALUE;
+  private boolean ringAny;
   private final long[] nextFire;
   private final TimeLog.Cursor[] cursors; // per window, where its last next-window look-up ended (null unless keepTimes)
   private final AlignedStart[] insertStarts; // per window, the last start of an inserted time (lastStart, remembered)
@@ -97,9 +109,18 @@ public final class KeyWindows {
     this.retainRows = retainRows;
     this.keepTimes = retainRows || recordTimes || distinctTimes;
     this.distinctTimes = distinctTimes;
-    this.times = keepTimes ? new TimeLog(retainRows) : null;
     this.delay = g.fireDelay();
     this.agg = g.newAggregator();
+    if (distinctTimes && agg instanceof AdaptiveAggregator a && !a.switched()) {
+      ringLog = a;
+      ringCursors = new AdaptiveAggregator.RingCursor[g.windows.length];
+      for (int i = 0; i < ringCursors.length; i++) {
+        ringCursors[i] = new AdaptiveAggregator.RingCursor();
+      }
+      a.setSwitchListener(this::materialize);
+    } else {
+      this.times = keepTimes ? new TimeLog(retainRows) : null;
+    }
     this.nextFire = new long[g.windows.length];
     Arrays.fill(nextFire, Long.MAX_VALUE);
     this.bounds = new long[3 * g.windows.length];
@@ -243,9 +264,11 @@ public final class KeyWindows {
     for (int i = 0; i < n; i++) {
       st[i] = ts[order[i]];
       sv[i] = batch[order[i]];
-      logTime(st[i], sv[i]);
     }
     bulkInsert(st, sv, n);
+    for (int i = 0; i < n; i++) {
+      logTime(st[i], sv[i]); // after the aggregator: a ring that serves as the log holds them (materialize)
+    }
     for (int i = 0; i < g.windows.length; i++) {
       long lastEmitted = Long.MIN_VALUE;
       for (int k = 0; k < n; k++) {
@@ -255,11 +278,35 @@ public final class KeyWindows {
   }
 
   private void logTime(long t, Object value) {
+    if (ringLog != null) {
+      if (!ringAny || t > ringLast) { // the ring holds t (inserted before this call) and stays distinct
+        ringLast = t;
+        ringAny = true;
+        return;
+      }
+      materialize(); // an equal time: the log of distinct times takes over from the ring
+    }
     if (distinctTimes) {
       times.addDistinct(t);
     } else if (keepTimes) {
       times.add(t, value);
     }
+  }
+
+  /**
+   * Makes the time log from the ring that served as it (the distinct times of its entries), for good:
+   * at the aggregator's switch to its tree (before the ring goes) or at an equal time.
+   */
+  private void materialize() {
+    AdaptiveAggregator a = ringLog;
+    if (a == null) {
+      return;
+    }
+    ringLog = null;
+    ringCursors = null;
+    TimeLog log = new TimeLog(false);
+    a.forEachTime(log::addDistinct);
+    times = log;
   }
 
   /** One bulk insert of sorted times; a sliced aggregator pre-aggregates per slice, record by record. */
@@ -312,7 +359,7 @@ public final class KeyWindows {
       m = Math.min(m, f);
     }
     if (m == Long.MAX_VALUE && !agg.isEmpty()) {
-      m = g.expiry(keepTimes ? times.last() : agg.youngestTime());
+      m = g.expiry(times != null ? times.last() : agg.youngestTime()); // a ring that serves as the log: its youngest
     }
     return m;
   }
@@ -354,7 +401,8 @@ public final class KeyWindows {
       out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
     }
     nextFire[i] = Long.MAX_VALUE;
-    long t = keepTimes ? times.ceiling(st + w.slide(), cursors[i]) : agg.ceilingTime(st + w.slide());
+    long t = ringLog != null ? ringLog.ceilingTime(st + w.slide(), ringCursors[i])
+        : times != null ? times.ceiling(st + w.slide(), cursors[i]) : agg.ceilingTime(st + w.slide());
     if (t != Long.MAX_VALUE) {
       long next = Math.max(st + w.slide(), w.firstStart(t, fireStarts[i].floor(t))); // w.firstStart(t)
       schedule(i, sat(next + w.size() - 1, delay));
@@ -363,7 +411,7 @@ public final class KeyWindows {
 
   /** The smallest record time {@code >= t}, or {@code Long.MAX_VALUE}: from the times if kept, else the aggregator. */
   private long ceilingTime(long t) {
-    if (keepTimes) {
+    if (times != null) {
       return times.ceiling(t);
     }
     return agg.ceilingTime(t);
@@ -386,8 +434,11 @@ public final class KeyWindows {
     if (agg.isEmpty()) {
       return 0;
     }
+    if (ringLog != null) {
+      return ringLog.bulkEvict(bound, evictionListener);
+    }
     int n = agg.bulkEvict(bound);
-    if (keepTimes) {
+    if (times != null) {
       times.evict(bound, evictionListener);
     }
     return n;
@@ -431,7 +482,7 @@ public final class KeyWindows {
    * @return the number of records held
    */
   public long records() {
-    return keepTimes ? times.size() : 0;
+    return times != null ? times.size() : ringLog != null ? ringLog.size() : 0;
   }
 
   /**
@@ -505,7 +556,7 @@ public final class KeyWindows {
    * @param firedWatermark the watermark up to which windows count as fired
    */
   public void restore(long[] ts, Object[] batch, int n, long firedWatermark) {
-    if (!agg.isEmpty() || (keepTimes && !times.isEmpty())) {
+    if (!agg.isEmpty() || (times != null && !times.isEmpty())) {
       throw new IllegalStateException("restore needs an empty key");
     }
     this.firedWatermark = firedWatermark;
@@ -517,12 +568,17 @@ public final class KeyWindows {
     for (int i = 0; i < n; i++) {
       st[i] = ts[order[i]];
       sv[i] = batch[order[i]];
-      logTime(st[i], sv[i]);
     }
     bulkInsert(st, sv, n);
+    for (int i = 0; i < n; i++) {
+      logTime(st[i], sv[i]); // after the aggregator, as in insertCheckedBatch
+    }
     Arrays.fill(nextFire, Long.MAX_VALUE);
     for (int i = 0; keepTimes && i < cursors.length; i++) {
       cursors[i].reset();
+    }
+    for (int i = 0; ringCursors != null && i < ringCursors.length; i++) {
+      ringCursors[i].reset();
     }
     if (g.perRecord || agg.isEmpty()) {
       return;
