@@ -207,6 +207,15 @@ public final class Layout implements Serializable {
     fill(r, keyValues, timeNames[group][window], start, end, timePos[group][window], timeMembers[group][window], results);
   }
 
+  /** {@link #fillTime} of a group of one function, given its one result (the product's list's only element). */
+  void fillTimeOne(Row r, Object[] keyValues, int group, int window, long start, long end, Object result) {
+    int[] pos = timePos[group][window];
+    fillBounds(r, keyValues, timeNames[group][window], start, end);
+    for (int j = 0; j < pos.length; j++) {
+      r.setField(pos[j], result);
+    }
+  }
+
   /** {@link #fillTime} for count group {@code group}. */
   void fillCount(Row r, Object[] keyValues, int group, long start, long end, List<Object> results) {
     fill(r, keyValues, countNames[group], start, end, countPos[group], countMembers[group], results);
@@ -214,6 +223,14 @@ public final class Layout implements Serializable {
 
   private static void fill(Row r, Object[] keyValues, String name, long start, long end, int[] pos, int[] members,
       List<Object> results) {
+    fillBounds(r, keyValues, name, start, end);
+    for (int j = 0; j < pos.length; j++) {
+      r.setField(pos[j], results.get(members[j]));
+    }
+  }
+
+  /** Sets the key columns, window name, start and end of {@code r}. */
+  private static void fillBounds(Row r, Object[] keyValues, String name, long start, long end) {
     int k = keyValues.length;
     for (int i = 0; i < k; i++) {
       r.setField(i, keyValues[i]);
@@ -221,8 +238,5 @@ public final class Layout implements Serializable {
     r.setField(k, name);
     r.setField(k + 1, start);
     r.setField(k + 2, end);
-    for (int j = 0; j < pos.length; j++) {
-      r.setField(pos[j], results.get(members[j]));
-    }
   }
 }

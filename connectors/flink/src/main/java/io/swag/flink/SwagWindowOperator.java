@@ -169,7 +169,17 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
           time[g] = new StoredWindows(groups.get(g), layout.timeSlot);
         }
         final int gi = g;
-        outs[g] = (w, start, end, results) -> emit(keyValues, gi, w, start, end, results);
+        outs[g] = new KeyWindows.WindowOutput() {
+          @Override
+          public void emit(int w, long start, long end, List<Object> results) {
+            SwagWindowOperator.this.emit(keyValues, gi, w, start, end, results);
+          }
+
+          @Override
+          public void emitOne(int w, long start, long end, Object result) {
+            SwagWindowOperator.this.emitOne(keyValues, gi, w, start, end, result);
+          }
+        };
       }
       this.count = new CountWindow[countGroups.size()];
       this.countOuts = new CountWindow.Output[count.length];
@@ -561,6 +571,13 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private void emit(Object[] keyValues, int group, int window, long start, long end, List<Object> results) {
     Row r = timeRows[group][window];
     layout.fillTime(r, keyValues, group, window, start, end, results);
+    output.collect(reuse.replace(r, end - 1));
+  }
+
+  /** {@link #emit} of a group of one function, given its one result (no list). */
+  private void emitOne(Object[] keyValues, int group, int window, long start, long end, Object result) {
+    Row r = timeRows[group][window];
+    layout.fillTimeOne(r, keyValues, group, window, start, end, result);
     output.collect(reuse.replace(r, end - 1));
   }
 

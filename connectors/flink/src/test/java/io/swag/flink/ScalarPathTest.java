@@ -1,9 +1,13 @@
 package io.swag.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.swag.core.plan.LocalExecutor;
+import io.swag.core.plan.Planner;
 import io.swag.core.plan.QuerySpec;
+import io.swag.core.plan.WindowGroup;
 import io.swag.core.plan.WindowSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -51,6 +55,9 @@ class ScalarPathTest {
         .window(WindowSpec.time(600, 100).name("w").aggregate("mx", "max", "v")).build();
     QuerySpec general = QuerySpec.builder().key("k").time("ts").latenessMs(lateness)
         .window(WindowSpec.time(600, 100).name("w").aggregate("mx", "max", "v").aggregate("n", "count", null)).build();
+    // the two queries take the two paths (else this test compares a path with itself)
+    assertTrue(liftsRowsAtInsert(lean), "max alone: the lean path (one row array refilled per record)");
+    assertFalse(liftsRowsAtInsert(general), "max and count: the general path");
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
@@ -82,6 +89,14 @@ class ScalarPathTest {
     if (lateness > 0) {
       assertTrue(lean1.values().stream().anyMatch(l -> l.size() > 1), "the input should have late updates");
     }
+  }
+
+  /** Whether the query's one time group lifts its rows at insert (the operator then refills one row array). */
+  private static boolean liftsRowsAtInsert(QuerySpec q) {
+    List<String> used = LocalExecutor.usedColumns(q);
+    List<WindowGroup> groups = WindowGroup.storedGroups(Planner.plan(q), used, false);
+    assertEquals(1, groups.size());
+    return groups.get(0).liftsRowsAtInsert();
   }
 
   /** Per key and window, the max column of its rows in emission order. */

@@ -80,6 +80,16 @@ public abstract class DoubleFifo extends FifoBase {
     push(op.liftObjectValue(value, arg));
   }
 
+  /**
+   * The window's partial as {@link #query()} lowers it (the identity when empty): a caller that wants
+   * the function's result without the object {@link #query()} makes for it (a product's list).
+   *
+   * @return the window's partial
+   */
+  public final double partial() {
+    return aggregate();
+  }
+
   @Override
   public final double queryDouble() {
     return op.lowerDoubleValue(aggregate(), size());

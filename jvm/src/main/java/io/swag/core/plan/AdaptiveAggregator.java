@@ -33,6 +33,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
   private final ProductFunction fn;
   private final InputCheck check;
   private TimedFifo fifo;
+  private io.swag.core.fifo.DoubleFifo typedFifo; // fifo's own typed aggregator (sp != null), null once switched
   private TimedAggregator tree;
   // raw entries [front, end) of a power-of-two ring; [fifoFront, fifoEnd) are in the FIFO
   private long[] times = new long[16];
@@ -44,6 +45,22 @@ public final class AdaptiveAggregator implements TimedAggregator {
   private int end;
   private int fifoFront;
   private int fifoEnd;
+  private Runnable switchListener; // called once, before the switch discards the ring
+
+  /**
+   * A position in the ring for {@link #ceilingTime(long, RingCursor)}: the entry of its last answer
+   * and the target it answered (every entry before it is older than that target).
+   */
+  static final class RingCursor {
+    private int pos;
+    private long target;
+    private boolean set;
+
+    /** Forgets the position: the next look-up searches the whole ring. */
+    void reset() {
+      set = false;
+    }
+  }
 
   /**
    * {@code fifoAlgorithm}: an in-order algorithm name ({@code daba_lite}, {@code soe}, ...);
@@ -74,8 +91,10 @@ public final class AdaptiveAggregator implements TimedAggregator {
       throw new IllegalArgumentException("adaptive: treeAlgorithm '" + treeAlgorithm + "' is not a tree; trees: "
           + Algorithm.TREE_NAMES);
     }
-    this.fifo = new TimedFifo(fifoAlgorithm.newFifo(fn.aggregated()));
+    io.swag.core.fifo.FifoBase inner = fifoAlgorithm.newFifo(fn.aggregated());
+    this.fifo = new TimedFifo(inner);
     this.sp = fn.aggregated() instanceof ScalarProduct s ? s : null;
+    this.typedFifo = sp != null && inner instanceof io.swag.core.fifo.DoubleFifo d ? d : null;
     this.holder = sp != null ? new ScalarProduct.Partial() : null;
     if (sp != null) {
       parts = new double[16];
@@ -145,6 +164,9 @@ public final class AdaptiveAggregator implements TimedAggregator {
     if (fifo == null) {
       return;
     }
+    if (switchListener != null) {
+      switchListener.run(); // the ring is still whole
+    }
     TimedAggregator t = newTree();
     int n = end - front;
     long[] ts = new long[n];
@@ -156,9 +178,93 @@ public final class AdaptiveAggregator implements TimedAggregator {
     t.bulkInsert(ts, vs, 0, n);
     tree = t;
     fifo = null;
+    typedFifo = null;
     times = null;
     values = null;
     parts = null;
+  }
+
+  /**
+   * Sets what runs once, at the switch to the tree, before the ring is discarded (a caller that
+   * reads the ring's times, {@link #forEachTime}, copies them there).
+   *
+   * @param listener the listener, or null
+   */
+  void setSwitchListener(Runnable listener) {
+    this.switchListener = listener;
+  }
+
+  /**
+   * Visits the ring's entry times, oldest first; before the switch only.
+   *
+   * @param c receives each time
+   */
+  void forEachTime(java.util.function.LongConsumer c) {
+    for (int i = front; i != end; i++) {
+      c.accept(t(i));
+    }
+  }
+
+  /**
+   * {@link #bulkEvict(long)} that first passes each evicted entry's time, oldest first, to
+   * {@code evicted} (if not null); before the switch only.
+   *
+   * @param time the bound
+   * @param evicted receives each evicted time, or null
+   * @return the number of entries evicted
+   */
+  int bulkEvict(long time, java.util.function.LongConsumer evicted) {
+    if (evicted != null) {
+      for (int i = front; i != end && t(i) <= time; i++) {
+        evicted.accept(t(i));
+      }
+    }
+    return bulkEvict(time);
+  }
+
+  /**
+   * {@link #ceilingTime(long)} from cursor {@code c}'s last answer when {@code t} is at least its
+   * last target (else a binary search of the ring); leaves {@code c} at the answer. O(1) when the
+   * answer is the cursor's entry or the next. Before the switch only (entries are appended at the
+   * young end and evicted at the old one, so a cursor stays valid).
+   *
+   * @param t the target
+   * @param c the cursor
+   * @return the smallest entry time {@code >= t}, or {@code Long.MAX_VALUE}
+   */
+  long ceilingTime(long t, RingCursor c) {
+    if (end == front || t(end - 1) < t) {
+      c.set = false;
+      return Long.MAX_VALUE;
+    }
+    int p;
+    if (!c.set || t < c.target) {
+      p = ceilingIndex(front, t);
+    } else {
+      p = c.pos - front < 0 ? front : c.pos; // an evicted answer: every entry left is after it
+      if (t(p) < t) {
+        p = p + 1 != end && t(p + 1) >= t ? p + 1 : ceilingIndex(p + 1, t);
+      }
+    }
+    c.pos = p;
+    c.target = t;
+    c.set = true;
+    return t(p);
+  }
+
+  /** The first ring position from {@code from} with time {@code >= t} (one exists). */
+  private int ceilingIndex(int from, long t) {
+    int lo = 0;
+    int hi = end - from;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (t(from + mid) < t) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return from + lo;
   }
 
   @Override
@@ -317,6 +423,12 @@ public final class AdaptiveAggregator implements TimedAggregator {
     if (tree != null) {
       return tree.query(from, to);
     }
+    moveFifo(from, to);
+    return fifo.query();
+  }
+
+  /** Moves the FIFO to hold exactly the entries of {@code [from, to]} ({@link #fifoCanAnswer} holds). */
+  private void moveFifo(long from, long to) {
     while (fifoEnd != end && t(fifoEnd) <= to) {
       fifo.insert(t(fifoEnd), entry(fifoEnd)); // lifted at once: the holder is reused
       fifoEnd++;
@@ -324,7 +436,32 @@ public final class AdaptiveAggregator implements TimedAggregator {
     if (from != Long.MIN_VALUE) {
       fifoFront += fifo.evictUpTo(from - 1);
     }
-    return fifo.query();
+  }
+
+  /**
+   * Whether the product has one function ({@link ScalarProduct}), so that {@link #queryOne} answers.
+   *
+   * @return true for a product of one scalar double function
+   */
+  boolean answersOne() {
+    return sp != null;
+  }
+
+  /**
+   * The only element of {@link #query(long, long)}'s list, for a product of one function
+   * ({@link #answersOne}): in FIFO mode on a typed in-order algorithm, the function's result of the
+   * FIFO's partial, with no list made; otherwise the list's element.
+   *
+   * @param from the range's first time
+   * @param to the range's last time
+   * @return the function's result
+   */
+  Object queryOne(long from, long to) {
+    if (typedFifo != null && from <= to && fifoCanAnswer(from, to)) {
+      moveFifo(from, to);
+      return sp.lowerOne(typedFifo.partial());
+    }
+    return ((java.util.List<?>) query(from, to)).get(0);
   }
 
   /** The ring's entry {@code i} as an input: the raw input, or its partial in the reused holder. */

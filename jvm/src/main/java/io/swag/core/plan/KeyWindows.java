@@ -18,6 +18,12 @@ import java.util.List;
  * O(size/slide) per record;
  * eviction is one bulk evict.
  *
+ * <p>A key of slices (a log of distinct times) whose aggregator is an {@link AdaptiveAggregator}
+ * keeps no second copy of its times while the aggregator's in-order ring holds them in strictly
+ * increasing order: the ring answers the next window's first record (from a cursor per window) and
+ * reports the evicted times; at the aggregator's switch to its tree, or at an equal time, the
+ * {@link TimeLog} is made from the ring, for good.
+ *
  * <p>With {@code retainRows} the key also keeps its input rows (until evicted) so that an engine can
  * write them to its state at checkpoint time ({@link #forEachRow}) and rebuild the aggregator with
  * one bulk insert on restore ({@link #restore}); this doubles the memory per entry but works for
@@ -40,6 +46,19 @@ public final class KeyWindows {
      * @param results the product's results
      */
     void emit(int window, long start, long end, List<Object> results);
+
+    /**
+     * Receives one output row of a product of one function: its one result (what {@link #emit} would
+     * receive as the only element of its list). By default {@link #emit} of that list.
+     *
+     * @param window the group's window index
+     * @param start the window's start
+     * @param end the window's end
+     * @param result the function's result
+     */
+    default void emitOne(int window, long start, long end, Object result) {
+      emit(window, start, end, java.util.Collections.singletonList(result));
+    }
   }
 
   /** Receives retained rows, oldest time first, equal times in arrival order. */
@@ -59,9 +78,17 @@ public final class KeyWindows {
   private final boolean distinctTimes;
   private final long delay;
   private TimedAggregator agg;
-  private final TimeLog times; // null unless keepTimes
+  private TimeLog times; // null unless keepTimes, and null while ringLog serves
+  // while the key's adaptive aggregator keeps its ring, in strictly increasing times (a log of distinct
+  // times), the ring is the time log: no second copy; materialize() makes the TimeLog for good
+  private AdaptiveAggregator ringLog;
+  private AdaptiveAggregator.RingCursor[] ringCursors;
+  private long ringLast = Long.MIN_VALUE;
+  private boolean ringAny;
   private final long[] nextFire;
   private final TimeLog.Cursor[] cursors; // per window, where its last next-window look-up ended (null unless keepTimes)
+  private final AlignedStart[] insertStarts; // per window, the last start of an inserted time (lastStart, remembered)
+  private final AlignedStart[] fireStarts; // per window, the same for the next record after a fired window
   private long evicted = Long.MIN_VALUE;
   private long evictedAt = Long.MIN_VALUE; // the watermark of the last evictAt (its bound is done)
   private final long[] bounds; // per window, three starts derived from the watermark boundsAt (computeBounds)
@@ -82,13 +109,28 @@ public final class KeyWindows {
     this.retainRows = retainRows;
     this.keepTimes = retainRows || recordTimes || distinctTimes;
     this.distinctTimes = distinctTimes;
-    this.times = keepTimes ? new TimeLog(retainRows) : null;
     this.delay = g.fireDelay();
     this.agg = g.newAggregator();
+    if (distinctTimes && agg instanceof AdaptiveAggregator a && !a.switched()) {
+      ringLog = a;
+      ringCursors = new AdaptiveAggregator.RingCursor[g.windows.length];
+      for (int i = 0; i < ringCursors.length; i++) {
+        ringCursors[i] = new AdaptiveAggregator.RingCursor();
+      }
+      a.setSwitchListener(this::materialize);
+    } else {
+      this.times = keepTimes ? new TimeLog(retainRows) : null;
+    }
     this.nextFire = new long[g.windows.length];
     Arrays.fill(nextFire, Long.MAX_VALUE);
     this.bounds = new long[3 * g.windows.length];
     this.cursors = keepTimes ? new TimeLog.Cursor[g.windows.length] : null;
+    this.insertStarts = new AlignedStart[g.windows.length];
+    this.fireStarts = new AlignedStart[g.windows.length];
+    for (int i = 0; i < g.windows.length; i++) {
+      insertStarts[i] = new AlignedStart(g.windows[i].slide(), g.windows[i].offset());
+      fireStarts[i] = new AlignedStart(g.windows[i].slide(), g.windows[i].offset());
+    }
     for (int i = 0; keepTimes && i < cursors.length; i++) {
       cursors[i] = new TimeLog.Cursor();
     }
@@ -144,7 +186,7 @@ public final class KeyWindows {
    */
   private long updateAndSchedule(int i, long t, long watermark, long lastEmitted, WindowOutput out) {
     WindowSpec w = g.windows[i];
-    long last = w.lastStart(t);
+    long last = insertStarts[i].floor(t); // w.lastStart(t)
     long first = w.firstStart(t, last);
     long firstUnfired = first;
     if (watermark != Long.MIN_VALUE) {
@@ -222,9 +264,11 @@ public final class KeyWindows {
     for (int i = 0; i < n; i++) {
       st[i] = ts[order[i]];
       sv[i] = batch[order[i]];
-      logTime(st[i], sv[i]);
     }
     bulkInsert(st, sv, n);
+    for (int i = 0; i < n; i++) {
+      logTime(st[i], sv[i]); // after the aggregator: a ring that serves as the log holds them (materialize)
+    }
     for (int i = 0; i < g.windows.length; i++) {
       long lastEmitted = Long.MIN_VALUE;
       for (int k = 0; k < n; k++) {
@@ -234,11 +278,35 @@ public final class KeyWindows {
   }
 
   private void logTime(long t, Object value) {
+    if (ringLog != null) {
+      if (!ringAny || t > ringLast) { // the ring holds t (inserted before this call) and stays distinct
+        ringLast = t;
+        ringAny = true;
+        return;
+      }
+      materialize(); // an equal time: the log of distinct times takes over from the ring
+    }
     if (distinctTimes) {
       times.addDistinct(t);
     } else if (keepTimes) {
       times.add(t, value);
     }
+  }
+
+  /**
+   * Makes the time log from the ring that served as it (the distinct times of its entries), for good:
+   * at the aggregator's switch to its tree (before the ring goes) or at an equal time.
+   */
+  private void materialize() {
+    AdaptiveAggregator a = ringLog;
+    if (a == null) {
+      return;
+    }
+    ringLog = null;
+    ringCursors = null;
+    TimeLog log = new TimeLog(false);
+    a.forEachTime(log::addDistinct);
+    times = log;
   }
 
   /** One bulk insert of sorted times; a sliced aggregator pre-aggregates per slice, record by record. */
@@ -291,7 +359,7 @@ public final class KeyWindows {
       m = Math.min(m, f);
     }
     if (m == Long.MAX_VALUE && !agg.isEmpty()) {
-      m = g.expiry(keepTimes ? times.last() : agg.youngestTime());
+      m = g.expiry(times != null ? times.last() : agg.youngestTime()); // a ring that serves as the log: its youngest
     }
     return m;
   }
@@ -327,18 +395,23 @@ public final class KeyWindows {
     WindowSpec w = g.windows[i];
     long f = nextFire[i];
     long st = f - delay - w.size() + 1;
-    out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
+    if (agg instanceof AdaptiveAggregator a && a.answersOne()) {
+      out.emitOne(i, st, st + w.size(), a.queryOne(st, st + w.size() - 1)); // no list per row
+    } else {
+      out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
+    }
     nextFire[i] = Long.MAX_VALUE;
-    long t = keepTimes ? times.ceiling(st + w.slide(), cursors[i]) : agg.ceilingTime(st + w.slide());
+    long t = ringLog != null ? ringLog.ceilingTime(st + w.slide(), ringCursors[i])
+        : times != null ? times.ceiling(st + w.slide(), cursors[i]) : agg.ceilingTime(st + w.slide());
     if (t != Long.MAX_VALUE) {
-      long next = Math.max(st + w.slide(), w.firstStart(t));
+      long next = Math.max(st + w.slide(), w.firstStart(t, fireStarts[i].floor(t))); // w.firstStart(t)
       schedule(i, sat(next + w.size() - 1, delay));
     }
   }
 
   /** The smallest record time {@code >= t}, or {@code Long.MAX_VALUE}: from the times if kept, else the aggregator. */
   private long ceilingTime(long t) {
-    if (keepTimes) {
+    if (times != null) {
       return times.ceiling(t);
     }
     return agg.ceilingTime(t);
@@ -361,8 +434,11 @@ public final class KeyWindows {
     if (agg.isEmpty()) {
       return 0;
     }
+    if (ringLog != null) {
+      return ringLog.bulkEvict(bound, evictionListener);
+    }
     int n = agg.bulkEvict(bound);
-    if (keepTimes) {
+    if (times != null) {
       times.evict(bound, evictionListener);
     }
     return n;
@@ -406,7 +482,7 @@ public final class KeyWindows {
    * @return the number of records held
    */
   public long records() {
-    return keepTimes ? times.size() : 0;
+    return times != null ? times.size() : ringLog != null ? ringLog.size() : 0;
   }
 
   /**
@@ -480,7 +556,7 @@ public final class KeyWindows {
    * @param firedWatermark the watermark up to which windows count as fired
    */
   public void restore(long[] ts, Object[] batch, int n, long firedWatermark) {
-    if (!agg.isEmpty() || (keepTimes && !times.isEmpty())) {
+    if (!agg.isEmpty() || (times != null && !times.isEmpty())) {
       throw new IllegalStateException("restore needs an empty key");
     }
     this.firedWatermark = firedWatermark;
@@ -492,12 +568,17 @@ public final class KeyWindows {
     for (int i = 0; i < n; i++) {
       st[i] = ts[order[i]];
       sv[i] = batch[order[i]];
-      logTime(st[i], sv[i]);
     }
     bulkInsert(st, sv, n);
+    for (int i = 0; i < n; i++) {
+      logTime(st[i], sv[i]); // after the aggregator, as in insertCheckedBatch
+    }
     Arrays.fill(nextFire, Long.MAX_VALUE);
     for (int i = 0; keepTimes && i < cursors.length; i++) {
       cursors[i].reset();
+    }
+    for (int i = 0; ringCursors != null && i < ringCursors.length; i++) {
+      ringCursors[i].reset();
     }
     if (g.perRecord || agg.isEmpty()) {
       return;

@@ -167,10 +167,20 @@ public final class ScalarProduct extends ScalarDoubleFunction {
     return op.inverseValues(whole, older);
   }
 
-  /** The product's result: an unmodifiable list of the function's one result. */
+  /** The product's result: an unmodifiable list of the function's one result ({@link #lowerOne}). */
   @Override
   public Object lowerValue(double partial) {
-    return Collections.singletonList(op.lowerValue(partial));
+    return Collections.singletonList(lowerOne(partial));
+  }
+
+  /**
+   * The function's one result of a partial: the only element of {@link #lowerValue(double)}'s list.
+   *
+   * @param partial the partial
+   * @return the function's result
+   */
+  Object lowerOne(double partial) {
+    return op.lowerValue(partial);
   }
 
   @Override

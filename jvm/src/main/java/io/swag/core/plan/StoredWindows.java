@@ -63,6 +63,7 @@ public final class StoredWindows {
   // slices: the starts of the slices touched since the last flush (sorted, distinct), the stored
   // slices evicted since the last flush
   private final ProductFunction.At at;
+  private final AlignedStart sliceStart; // a record's slice start, without a division for in-order records
   private long[] touched = NONE;
   private int touchedCount;
   private long[] gone = NONE;
@@ -97,6 +98,7 @@ public final class StoredWindows {
     this.width = g.plan().sliceMs();
     this.kw = slices ? new KeyWindows(g, false, false, true) : g.newKey(false, true);
     this.at = slices ? new ProductFunction.At() : null;
+    this.sliceStart = slices ? new AlignedStart(width, 0) : null;
     kw.setEvictionListener(this::onEvict);
   }
 
@@ -139,7 +141,7 @@ public final class StoredWindows {
    */
   public void insert(long t, Object[] row, long watermark, KeyWindows.WindowOutput out) {
     if (slices) {
-      long s = Math.floorDiv(t, width) * width;
+      long s = sliceStart.floor(t); // floorDiv(t, width) * width
       if (kw.aggregator() instanceof AdaptiveAggregator a && a.fifo() != null) {
         if (!a.isEmpty() && a.youngestTime() == s) {
           a.switchToTree(); // a second record in a slice: the tree keeps one entry per slice

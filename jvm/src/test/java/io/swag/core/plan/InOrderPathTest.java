@@ -164,4 +164,193 @@ class InOrderPathTest {
       }
     }
   }
+
+  /**
+   * A key of one non-commutative function (a {@link ScalarProduct}: {@code first}, {@code last}) fired
+   * in order, through an output that takes one result without a list ({@link
+   * KeyWindows.WindowOutput#emitOne}, as the engines' operators do): every non-empty window fires once,
+   * in order, with the result of a recompute over its records, whether the key's FIFO serves (one
+   * record per slice, where the lean path must be the one taken) or its tree (shared slices).
+   */
+  @Test
+  void oneFunctionKeyEmitsOneResultEqualToRecompute() {
+    for (String fn : new String[] {"first", "last"}) {
+      for (long ratio : new long[] {1, 3, 16}) {
+        for (long seed = 0; seed < 4; seed++) {
+          Random rnd = new Random(seed * 7 + ratio + fn.length());
+          long slide = 16;
+          long size = ratio * slide;
+          QuerySpec q = QuerySpec.builder().key("k").time("ts").order("in_order")
+              .window(WindowSpec.time(size, slide).aggregate("a", fn, "v")).build();
+          List<String> used = LocalExecutor.usedColumns(q);
+          WindowGroup g = WindowGroup.storedGroups(Planner.plan(q), used, false).get(0);
+          int ts = used.indexOf("ts");
+          StoredWindows key = new StoredWindows(g, ts);
+          List<long[]> records = new ArrayList<>(); // {time, value} in arrival order
+          List<String> out = new ArrayList<>();
+          int[] ones = {0};
+          KeyWindows.WindowOutput o = new KeyWindows.WindowOutput() {
+            @Override
+            public void emit(int w, long s, long e, List<Object> r) {
+              out.add(s + " " + e + " " + r);
+            }
+
+            @Override
+            public void emitOne(int w, long s, long e, Object result) {
+              ones[0]++;
+              out.add(s + " " + e + " " + java.util.Collections.singletonList(result));
+            }
+          };
+          long wm = Long.MIN_VALUE;
+          long t = 0;
+          for (int i = 0; i < 5_000; i++) {
+            t = Math.max(seed % 2 == 0 ? i * slide + rnd.nextInt((int) slide) : t + rnd.nextInt(20), wm + 1);
+            Object[] row = new Object[used.size()];
+            row[ts] = t;
+            row[used.indexOf("k")] = "k";
+            long v = rnd.nextInt(100);
+            row[used.indexOf("v")] = (double) v;
+            key.insert(t, row, wm, o); // the row is reused by no one here: a fresh one per record
+            records.add(new long[] {t, v});
+            if (rnd.nextInt(48) == 0) {
+              wm = t - rnd.nextInt(40);
+              key.windows().fire(wm, o);
+            }
+          }
+          wm = t + size;
+          key.windows().fire(wm, o);
+          List<String> expected = new ArrayList<>();
+          long lastStart = Math.floorDiv(t, slide) * slide;
+          for (long st = Math.floorDiv(records.get(0)[0] - size + 1, slide) * slide; st <= lastStart; st += slide) {
+            Double first = null;
+            Double last = null;
+            for (long[] r : records) {
+              if (r[0] >= st && r[0] < st + size) {
+                if (first == null) {
+                  first = (double) r[1];
+                }
+                last = (double) r[1];
+              }
+            }
+            if (first != null) {
+              expected.add(st + " " + (st + size) + " " + java.util.Collections.singletonList(fn.equals("first") ? first : last));
+            }
+          }
+          String at = fn + " ratio " + ratio + " seed " + seed;
+          assertEquals(expected, out, at);
+          if (seed % 2 == 0) {
+            assertFalse(((AdaptiveAggregator) key.windows().aggregator()).switched(), at + ": the FIFO serves");
+            assertEquals(out.size(), ones[0], at + ": every row without a list");
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * A key of slices whose in-order ring serves as its time log (no second copy while the FIFO
+   * serves), in order with gaps of empty slices and windows, flushed at random points: every
+   * non-empty window fires once with the result of a recompute ({@code max}, {@code sum}, both),
+   * no empty one fires (the ring's cursor finds the next window's first record), and after each
+   * flush the store holds exactly the slices above the eviction bound (the ring reports every
+   * evicted slice), as many as the key's records.
+   */
+  @Test
+  void ringServesAsTheTimeLogWithGaps() throws Exception {
+    for (String fns : new String[] {"max", "sum", "max,sum"}) {
+      for (long[] sizeSlide : new long[][] {{16, 16}, {64, 16}, {48, 32}, {80, 48}}) { // slices of 16 ms
+        for (long seed = 0; seed < 6; seed++) {
+          long size = sizeSlide[0];
+          long slide = sizeSlide[1];
+          long width = 16;
+          long ratio = (size + slide - 1) / slide;
+          Random rnd = new Random(seed * 13 + size + slide + fns.length());
+          WindowSpec.Builder spec = WindowSpec.time(size, slide);
+          String[] fs = fns.split(",");
+          for (int j = 0; j < fs.length; j++) {
+            spec = spec.aggregate("a" + j, fs[j], "v");
+          }
+          QuerySpec q = QuerySpec.builder().key("k").time("ts").order("in_order").window(spec).build();
+          List<String> used = LocalExecutor.usedColumns(q);
+          WindowGroup g = WindowGroup.storedGroups(Planner.plan(q), used, false).get(0);
+          int ts = used.indexOf("ts");
+          StoredWindows key = new StoredWindows(g, ts);
+          assertTrue(key.storesSlices(), "a sliding window of mergeable functions keeps slices");
+          StoredWindowsTest.MapStore store = new StoredWindowsTest.MapStore();
+          List<long[]> records = new ArrayList<>();
+          List<String> out = new ArrayList<>();
+          KeyWindows.WindowOutput o = new KeyWindows.WindowOutput() {
+            @Override
+            public void emit(int w, long s, long e, List<Object> r) {
+              out.add(s + " " + e + " " + r);
+            }
+
+            @Override
+            public void emitOne(int w, long s, long e, Object result) {
+              out.add(s + " " + e + " " + java.util.Collections.singletonList(result));
+            }
+          };
+          long wm = Long.MIN_VALUE;
+          long bound = Long.MIN_VALUE;
+          long slice = 0;
+          long t = 0;
+          int flushes = 0;
+          for (int i = 0; i < 4_000; i++) {
+            slice += 1 + (rnd.nextInt(4) == 0 ? rnd.nextInt(3 * (int) ratio + 3) : 0); // gaps: empty slices and windows
+            t = slice * width + rnd.nextInt((int) width);
+            Object[] row = new Object[used.size()];
+            row[ts] = t;
+            row[used.indexOf("k")] = "k";
+            long v = rnd.nextInt(100);
+            row[used.indexOf("v")] = (double) v;
+            key.insert(t, row, wm, o);
+            records.add(new long[] {t, v});
+            if (rnd.nextInt(24) == 0) {
+              wm = Math.max(wm, t - rnd.nextInt(3 * (int) size));
+              key.windows().fire(wm, o);
+              bound = Math.max(bound, g.evictBound(wm));
+            }
+            if (rnd.nextInt(200) == 0) {
+              key.flush(store);
+              flushes++;
+              java.util.TreeSet<Long> live = new java.util.TreeSet<>();
+              for (long[] r : records) {
+                long s = Math.floorDiv(r[0], width) * width;
+                if (s > bound) {
+                  live.add(s);
+                }
+              }
+              String at = fns + " size " + size + " slide " + slide + " seed " + seed + " record " + i;
+              assertEquals(live, store.map.keySet(), at + ": the stored slices are those above the eviction bound");
+              assertEquals(live.size(), key.windows().records(), at + ": records");
+            }
+          }
+          key.windows().fire(t + size, o);
+          List<String> expected = new ArrayList<>();
+          long lastStart = Math.floorDiv(t, slide) * slide;
+          for (long st = Math.floorDiv(records.get(0)[0] - size + 1, slide) * slide; st <= lastStart; st += slide) {
+            Double max = null;
+            double sum = 0;
+            for (long[] r : records) {
+              if (r[0] >= st && r[0] < st + size) {
+                max = max == null ? (double) r[1] : Math.max(max, (double) r[1]);
+                sum += r[1];
+              }
+            }
+            if (max != null) {
+              List<Object> res = new ArrayList<>();
+              for (String f : fs) {
+                res.add(f.equals("max") ? max : (Object) sum);
+              }
+              expected.add(st + " " + (st + size) + " " + res);
+            }
+          }
+          String at = fns + " size " + size + " slide " + slide + " seed " + seed;
+          assertEquals(expected, out, at);
+          assertTrue(flushes > 3, at);
+          assertFalse(((AdaptiveAggregator) key.windows().aggregator()).switched(), at + ": the FIFO serves");
+        }
+      }
+    }
+  }
 }

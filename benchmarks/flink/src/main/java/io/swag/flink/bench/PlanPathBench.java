@@ -52,7 +52,17 @@ public final class PlanPathBench {
         for (int k = 0; k < keys; k++) {
           ks[k] = new StoredWindows(groups.get(0), timeSlot);
         }
-        KeyWindows.WindowOutput out = (w, s, e, res) -> rows += res.size();
+        KeyWindows.WindowOutput out = new KeyWindows.WindowOutput() { // as the operator's: one result without a list
+          @Override
+          public void emit(int w, long s, long e, List<Object> res) {
+            rows += res.size();
+          }
+
+          @Override
+          public void emitOne(int w, long s, long e, Object result) {
+            rows++;
+          }
+        };
         long wm = Long.MIN_VALUE;
         long t0 = CPU.getCurrentThreadCpuTime();
         for (int i = 0; i < n; i++) {
