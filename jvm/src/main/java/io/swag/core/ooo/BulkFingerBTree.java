@@ -579,6 +579,62 @@ public final class BulkFingerBTree extends FingerBTree {
     dirtyLen = 0;
     dropOwn(); // the passes edit spine nodes in place; step 3 recomputes them in full
     // ---- step 1: insertion sites search, in time order, each from the previous site
+    if (size > 0 && ts[from] > youngestTime()) {
+      inOrderSites(ts, from, len);
+    } else {
+      searchSites(ts, from, len);
+    }
+    sortDirtyByHeight();
+    // ---- step 2: pass up, interleave and split level by level
+    passUp();
+    // ---- step 3: pass down the spines
+    if (rootTouched) {
+      repair(root);
+    }
+    if (leftTop >= 0) {
+      int y = leftTop;
+      repair(y);
+      while (!isLeaf(y)) {
+        y = kid(y, 0);
+        repair(y);
+      }
+    }
+    if (rightTop >= 0) {
+      int y = rightTop;
+      repair(y);
+      while (!isLeaf(y)) {
+        y = kid(y, cnt[y]);
+        repair(y);
+      }
+    }
+    freeLifted(len);
+  }
+
+  // ---------------------------------------------------------------- step 1
+
+  /**
+   * Step 1 for a bulk that starts after the youngest entry: every time is new and its site is
+   * the right finger, at the end, so no search runs; equal times combine in arrival order.
+   */
+  private void inOrderSites(long[] ts, int from, int len) {
+    int y = rightFinger;
+    int r = 0;
+    while (r < len) {
+      long t = ts[from + r];
+      int s = liftedSlot(r);
+      int e = r + 1;
+      while (e < len && ts[from + e] == t) {
+        comb(s, s, liftedSlot(e));
+        e++;
+      }
+      addTreelet(y, t, s, -1);
+      size++;
+      r = e;
+    }
+  }
+
+  /** Step 1 in general: each distinct time's site from the previous one ({@link #siteSearch}). */
+  private void searchSites(long[] ts, int from, int len) {
     siteSearchStart(ts[from]);
     int r = 0;
     while (r < len) {
@@ -608,33 +664,7 @@ public final class BulkFingerBTree extends FingerBTree {
       }
       r = e;
     }
-    sortDirtyByHeight();
-    // ---- step 2: pass up, interleave and split level by level
-    passUp();
-    // ---- step 3: pass down the spines
-    if (rootTouched) {
-      repair(root);
-    }
-    if (leftTop >= 0) {
-      int y = leftTop;
-      repair(y);
-      while (!isLeaf(y)) {
-        y = kid(y, 0);
-        repair(y);
-      }
-    }
-    if (rightTop >= 0) {
-      int y = rightTop;
-      repair(y);
-      while (!isLeaf(y)) {
-        y = kid(y, cnt[y]);
-        repair(y);
-      }
-    }
-    freeLifted(len);
   }
-
-  // ---------------------------------------------------------------- step 1
 
   private void pathPush(int node, long hi, boolean inf, int h) {
     if (pLen == pNode.length) {
