@@ -617,20 +617,29 @@ public final class BulkFingerBTree extends FingerBTree {
    * the right finger, at the end, so no search runs; equal times combine in arrival order.
    */
   private void inOrderSites(long[] ts, int from, int len) {
-    int y = rightFinger;
-    int r = 0;
-    while (r < len) {
+    ensureTreelets(tlLen + len);
+    final int y = rightFinger;
+    final int[] tg = tlTarget;
+    final long[] tt = tlTime;
+    final int[] tsl = tlSlot;
+    final int[] tk = tlKid;
+    final int[] ls = liftSlots;
+    final int n0 = tlLen;
+    int n = n0;
+    for (int r = 0; r < len; r++) {
       long t = ts[from + r];
-      int s = liftedSlot(r);
-      int e = r + 1;
-      while (e < len && ts[from + e] == t) {
-        comb(s, s, liftedSlot(e));
-        e++;
+      if (n > n0 && tt[n - 1] == t) {
+        comb(tsl[n - 1], tsl[n - 1], ls[r]);
+      } else {
+        tg[n] = y;
+        tt[n] = t;
+        tsl[n] = ls[r];
+        tk[n] = -1;
+        n++;
       }
-      addTreelet(y, t, s, -1);
-      size++;
-      r = e;
     }
+    size += n - n0;
+    tlLen = n;
   }
 
   /** Step 1 in general: each distinct time's site from the previous one ({@link #siteSearch}). */
@@ -760,17 +769,24 @@ public final class BulkFingerBTree extends FingerBTree {
 
   private void addTreelet(int target, long t, int slot, int kid) {
     if (tlLen == tlTarget.length) {
-      int n = 2 * tlLen;
-      tlTarget = Arrays.copyOf(tlTarget, n);
-      tlTime = Arrays.copyOf(tlTime, n);
-      tlSlot = Arrays.copyOf(tlSlot, n);
-      tlKid = Arrays.copyOf(tlKid, n);
+      ensureTreelets(tlLen + 1);
     }
     tlTarget[tlLen] = target;
     tlTime[tlLen] = t;
     tlSlot[tlLen] = slot;
     tlKid[tlLen] = kid;
     tlLen++;
+  }
+
+  /** Grows the treelet buffers of the current level to hold at least {@code n}. */
+  private void ensureTreelets(int n) {
+    if (n > tlTarget.length) {
+      int c = Math.max(n, 2 * tlTarget.length);
+      tlTarget = Arrays.copyOf(tlTarget, c);
+      tlTime = Arrays.copyOf(tlTime, c);
+      tlSlot = Arrays.copyOf(tlSlot, c);
+      tlKid = Arrays.copyOf(tlKid, c);
+    }
   }
 
   private void ensureNext(int n) {
