@@ -40,7 +40,9 @@ import java.util.Objects;
  *       records are combined into the existing entry right away, in arrival order
  *       ({@code old ⊕ v1 ⊕ v2 ...}), and the node is marked for repair at its level. A new time is
  *       an <em>insertion event</em>: its records are combined in arrival order into one partial
- *       and a leaf-level <em>treelet</em> (target leaf, time, partial slot, right child) is queued;
+ *       and a leaf-level <em>treelet</em> (target leaf, time, partial slot, right child) is queued.
+ *       A bulk that starts after the youngest entry skips the search: every time is new and its
+ *       site is the end of the right-finger leaf;
  *   <li>pass up, level by level from the leaves ("interleave and split"): the treelets of a level are
  *       time-ordered, so those of one target are consecutive; each target merges them with its
  *       entries (from the back, in place) and, if its arity {@code p} exceeds {@code 2μ}, is
