@@ -40,7 +40,9 @@ import java.util.Objects;
  *       records are combined into the existing entry right away, in arrival order
  *       ({@code old ⊕ v1 ⊕ v2 ...}), and the node is marked for repair at its level. A new time is
  *       an <em>insertion event</em>: its records are combined in arrival order into one partial
- *       and a leaf-level <em>treelet</em> (target leaf, time, partial slot, right child) is queued;
+ *       and a leaf-level <em>treelet</em> (target leaf, time, partial slot, right child) is queued.
+ *       A bulk that starts after the youngest entry skips the search: every time is new and its
+ *       site is the end of the right-finger leaf;
  *   <li>pass up, level by level from the leaves ("interleave and split"): the treelets of a level are
  *       time-ordered, so those of one target are consecutive; each target merges them with its
  *       entries (from the back, in place) and, if its arity {@code p} exceeds {@code 2μ}, is
@@ -579,6 +581,71 @@ public final class BulkFingerBTree extends FingerBTree {
     dirtyLen = 0;
     dropOwn(); // the passes edit spine nodes in place; step 3 recomputes them in full
     // ---- step 1: insertion sites search, in time order, each from the previous site
+    if (size > 0 && ts[from] > youngestTime()) {
+      inOrderSites(ts, from, len);
+    } else {
+      searchSites(ts, from, len);
+    }
+    sortDirtyByHeight();
+    // ---- step 2: pass up, interleave and split level by level
+    passUp();
+    // ---- step 3: pass down the spines
+    if (rootTouched) {
+      repair(root);
+    }
+    if (leftTop >= 0) {
+      int y = leftTop;
+      repair(y);
+      while (!isLeaf(y)) {
+        y = kid(y, 0);
+        repair(y);
+      }
+    }
+    if (rightTop >= 0) {
+      int y = rightTop;
+      repair(y);
+      while (!isLeaf(y)) {
+        y = kid(y, cnt[y]);
+        repair(y);
+      }
+    }
+    freeLifted(len);
+  }
+
+  // ---------------------------------------------------------------- step 1
+
+  /**
+   * Step 1 for a bulk that starts after the youngest entry: every time is new and its site is
+   * the right finger, at the end, so no search runs; equal times combine in arrival order.
+   */
+  private void inOrderSites(long[] ts, int from, int len) {
+    ensureTreelets(tlLen + len);
+    final int y = rightFinger;
+    final int[] tg = tlTarget;
+    final long[] tt = tlTime;
+    final int[] tsl = tlSlot;
+    final int[] tk = tlKid;
+    final int[] ls = liftSlots;
+    final int n0 = tlLen;
+    int n = n0;
+    for (int r = 0; r < len; r++) {
+      long t = ts[from + r];
+      if (n > n0 && tt[n - 1] == t) {
+        comb(tsl[n - 1], tsl[n - 1], ls[r]);
+      } else {
+        tg[n] = y;
+        tt[n] = t;
+        tsl[n] = ls[r];
+        tk[n] = -1;
+        n++;
+      }
+    }
+    size += n - n0;
+    tlLen = n;
+  }
+
+  /** Step 1 in general: each distinct time's site from the previous one ({@link #siteSearch}). */
+  private void searchSites(long[] ts, int from, int len) {
     siteSearchStart(ts[from]);
     int r = 0;
     while (r < len) {
@@ -608,33 +675,7 @@ public final class BulkFingerBTree extends FingerBTree {
       }
       r = e;
     }
-    sortDirtyByHeight();
-    // ---- step 2: pass up, interleave and split level by level
-    passUp();
-    // ---- step 3: pass down the spines
-    if (rootTouched) {
-      repair(root);
-    }
-    if (leftTop >= 0) {
-      int y = leftTop;
-      repair(y);
-      while (!isLeaf(y)) {
-        y = kid(y, 0);
-        repair(y);
-      }
-    }
-    if (rightTop >= 0) {
-      int y = rightTop;
-      repair(y);
-      while (!isLeaf(y)) {
-        y = kid(y, cnt[y]);
-        repair(y);
-      }
-    }
-    freeLifted(len);
   }
-
-  // ---------------------------------------------------------------- step 1
 
   private void pathPush(int node, long hi, boolean inf, int h) {
     if (pLen == pNode.length) {
@@ -730,17 +771,24 @@ public final class BulkFingerBTree extends FingerBTree {
 
   private void addTreelet(int target, long t, int slot, int kid) {
     if (tlLen == tlTarget.length) {
-      int n = 2 * tlLen;
-      tlTarget = Arrays.copyOf(tlTarget, n);
-      tlTime = Arrays.copyOf(tlTime, n);
-      tlSlot = Arrays.copyOf(tlSlot, n);
-      tlKid = Arrays.copyOf(tlKid, n);
+      ensureTreelets(tlLen + 1);
     }
     tlTarget[tlLen] = target;
     tlTime[tlLen] = t;
     tlSlot[tlLen] = slot;
     tlKid[tlLen] = kid;
     tlLen++;
+  }
+
+  /** Grows the treelet buffers of the current level to hold at least {@code n}. */
+  private void ensureTreelets(int n) {
+    if (n > tlTarget.length) {
+      int c = Math.max(n, 2 * tlTarget.length);
+      tlTarget = Arrays.copyOf(tlTarget, c);
+      tlTime = Arrays.copyOf(tlTime, c);
+      tlSlot = Arrays.copyOf(tlSlot, c);
+      tlKid = Arrays.copyOf(tlKid, c);
+    }
   }
 
   private void ensureNext(int n) {
