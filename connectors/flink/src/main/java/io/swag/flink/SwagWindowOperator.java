@@ -16,6 +16,8 @@ import io.swag.core.plan.RowCodec;
 import io.swag.core.plan.StoredWindows;
 import io.swag.core.plan.WindowGroup;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.accumulators.ListAccumulator;
@@ -110,8 +112,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient QueryGroups.Memo acceptMemo; // this instance's (queryGroups may be shared)
   /** The time of the record being inserted: the timestamp of the count-window rows it emits. */
   private transient long insertTime;
-  /** The cache of keys on the heap, least recently used first out. */
-  private transient KeyCache<Object, KeyState> states;
+  /** The cache of keys on the heap, least recently used first. */
+  private transient LinkedHashMap<Object, KeyState> states;
   private transient ArrayList<KeyState> dirty; // cached keys changed since the last checkpoint (KeyState.dirty set)
   private transient InternalTimerService<VoidNamespace> timers;
   private transient EntryStore[] entries; // per time group, the current key's entries
@@ -134,14 +136,14 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient ColdSlices[] cold;
   private transient byte[] emptyMeta; // the meta of a key that has only slices written by the cold path
   private transient boolean sawTimestamp;
-  // the gauges' values, published by the task thread (the cache may be access-ordered: another thread may not walk it)
+  // the gauges' values, published by the task thread (the cache is access-ordered: another thread may not walk it)
   private transient volatile long keysGauge;
   private transient volatile long entriesGauge;
   private transient long gaugesAtNanos;
   private transient long gaugeWaitNanos; // from the last walk to the next: GAUGE_PERIOD_NANOS or more (see publishGauges)
 
   /** Per-key state: the groups' windows, the next timer registered. */
-  private final class KeyState extends KeyCache.Entry {
+  private final class KeyState {
     final Object key;
     final Object[] keyValues;
     final StoredWindows[] time;
@@ -265,7 +267,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     countGroups = CountGroup.countGroups(plan, layout.used);
     queryGroups = new QueryGroups(groups, countGroups);
     acceptMemo = queryGroups.newMemo();
-    states = new KeyCache<>(cacheMaxKeys);
+    states = new LinkedHashMap<>(16, 0.75f, true);
     dirty = new ArrayList<>();
     metaOut = new DataOutputSerializer(64);
     accepted = new boolean[groups.size()];
@@ -631,8 +633,10 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       return;
     }
     Object current = getCurrentKey();
+    Iterator<KeyState> it = states.values().iterator();
     while (states.size() > cacheMaxKeys) {
-      KeyState old = states.removeEldest();
+      KeyState old = it.next();
+      it.remove();
       if (old.dirty) {
         old.dirty = false;
         getKeyedStateBackend().setCurrentKey(old.key);
