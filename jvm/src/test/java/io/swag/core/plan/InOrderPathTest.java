@@ -189,18 +189,7 @@ class InOrderPathTest {
           List<long[]> records = new ArrayList<>(); // {time, value} in arrival order
           List<String> out = new ArrayList<>();
           int[] ones = {0};
-          KeyWindows.WindowOutput o = new KeyWindows.WindowOutput() {
-            @Override
-            public void emit(int w, long s, long e, List<Object> r) {
-              out.add(s + " " + e + " " + r);
-            }
-
-            @Override
-            public void emitOne(int w, long s, long e, Object result) {
-              ones[0]++;
-              out.add(s + " " + e + " " + java.util.Collections.singletonList(result));
-            }
-          };
+          KeyWindows.WindowOutput o = collecting(out, ones);
           long wm = Long.MIN_VALUE;
           long t = 0;
           for (int i = 0; i < 5_000; i++) {
@@ -279,17 +268,7 @@ class InOrderPathTest {
           StoredWindowsTest.MapStore store = new StoredWindowsTest.MapStore();
           List<long[]> records = new ArrayList<>();
           List<String> out = new ArrayList<>();
-          KeyWindows.WindowOutput o = new KeyWindows.WindowOutput() {
-            @Override
-            public void emit(int w, long s, long e, List<Object> r) {
-              out.add(s + " " + e + " " + r);
-            }
-
-            @Override
-            public void emitOne(int w, long s, long e, Object result) {
-              out.add(s + " " + e + " " + java.util.Collections.singletonList(result));
-            }
-          };
+          KeyWindows.WindowOutput o = collecting(out, new int[1]);
           long wm = Long.MIN_VALUE;
           long bound = Long.MIN_VALUE;
           long slice = 0;
@@ -352,5 +331,24 @@ class InOrderPathTest {
         }
       }
     }
+  }
+
+  /**
+   * An output that adds each row to {@code out} as "start end [results]" and counts in {@code ones[0]}
+   * the rows that came without a list.
+   */
+  private static KeyWindows.WindowOutput collecting(List<String> out, int[] ones) {
+    return new KeyWindows.WindowOutput() {
+      @Override
+      public void emit(int w, long s, long e, List<Object> r) {
+        out.add(s + " " + e + " " + r);
+      }
+
+      @Override
+      public void emitOne(int w, long s, long e, Object result) {
+        ones[0]++;
+        out.add(s + " " + e + " " + java.util.Collections.singletonList(result));
+      }
+    };
   }
 }
