@@ -453,8 +453,8 @@ abstract class BTreeCore implements TimedAggregator {
     final int dst = vb + cap;
     if ((f & LEAF) != 0) {
       if (!finger || (f & (LEFT | RIGHT)) == 0) { // up-aggregate or (leaf) root: the values
-        if (finger && k != root) {
-          flags[parent[k]] &= ~OWN;
+        if (k != root) {
+          dropParentOwn(k);
         }
         if (a == 0) {
           p.setIdentity(dst);
@@ -528,8 +528,40 @@ abstract class BTreeCore implements TimedAggregator {
     final int[] aggCnt = this.aggCnt;
     final int kb = k * stride;
     if (!finger) { // classic Π↑ = Π↑(z0) v0 Π↑(z1) ... v_{a-1} Π↑(z_a), no counts
+      if (k != root) {
+        dropParentOwn(k);
+      }
       int z = kids[kb];
+      if ((f & OWN) != 0) { // only Π↑(z0) changed since the own part was folded
+        comb(dst, SCRATCH + z * stride + cap, dst - 1);
+        return;
+      }
       final ScalarDoubleFunction sf = this.sf;
+      if (a < cap && ((f & LEFT) != 0 || k == root)) { // own = v0 Π↑(z1) ... v_{a-1} Π↑(z_a) in slot C - 1
+        final int own = dst - 1;
+        int z1 = kids[kb + 1];
+        if (sf != null) {
+          final double[] da = this.da;
+          double acc = sf.combineValues(da[vb], da[SCRATCH + z1 * stride + cap]);
+          for (int i = 1; i < a; i++) {
+            z1 = kids[kb + i + 1];
+            acc = sf.combineValues(acc, da[vb + i]);
+            acc = sf.combineValues(acc, da[SCRATCH + z1 * stride + cap]);
+          }
+          da[own] = acc;
+          da[dst] = sf.combineValues(da[SCRATCH + z * stride + cap], acc);
+        } else {
+          comb(own, vb, SCRATCH + z1 * stride + cap);
+          for (int i = 1; i < a; i++) {
+            z1 = kids[kb + i + 1];
+            comb(own, own, vb + i);
+            comb(own, own, SCRATCH + z1 * stride + cap);
+          }
+          comb(dst, SCRATCH + z * stride + cap, own);
+        }
+        flags[k] = (byte) (f | OWN);
+        return;
+      }
       if (sf != null) {
         final double[] da = this.da;
         double acc = da[SCRATCH + z * stride + cap];
@@ -682,6 +714,19 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   /**
+   * The up-aggregate of {@code k} (not the root) is being recomputed or extended: its parent's own
+   * part ({@link #OWN}) covers it unless {@code k} is the parent's first child (the classic tree's
+   * own part leaves out {@code Π↑(z0)}; in FiBA only a spine node, never an up node's parent
+   * otherwise, keeps one, so the parent's flag is always cleared there).
+   */
+  private void dropParentOwn(int k) {
+    int pa = parent[k];
+    if (finger || kids[pa * stride] != k) {
+      flags[pa] &= ~OWN;
+    }
+  }
+
+  /**
    * {@code Π←} of left-spine leaf {@code k} ({@code a >= 1} values from slot {@code vb}; parent
    * term in slot {@code above}, or none if {@code above < 0}) folded right to left, each suffix
    * stored in the value slots of {@link #sfx}: the same {@code a} (or {@code a - 1}) combines as the
@@ -830,9 +875,28 @@ abstract class BTreeCore implements TimedAggregator {
   final void repairAbove(int top, boolean hitLeft, boolean hitRight) {
     final int[] parent = this.parent;
     final int root = this.root;
-    if (!finger) {
+    if (!finger) { // from a first child into a parent with a valid own part: one combine in place
+      final int[] kids = this.kids;
+      final byte[] flags = this.flags;
+      final int stride = this.stride;
+      final int cap = this.cap;
+      final ScalarDoubleFunction sf = this.sf;
       while (top != root) {
-        top = parent[top];
+        final int c = top;
+        top = parent[c];
+        if (kids[top * stride] != c) {
+          flags[top] &= ~OWN;
+        } else if ((flags[top] & OWN) != 0) {
+          final int dst = SCRATCH + top * stride + cap;
+          final int zc = SCRATCH + c * stride + cap;
+          if (sf != null) {
+            final double[] da = this.da;
+            da[dst] = sf.combineValues(da[zc], da[dst - 1]);
+          } else {
+            comb(dst, zc, dst - 1);
+          }
+          continue;
+        }
         repair(top);
       }
       return;
@@ -1074,6 +1138,8 @@ abstract class BTreeCore implements TimedAggregator {
       }
       if (finger) {
         aggCnt[c]++;
+      } else if (c != root) {
+        dropParentOwn(c);
       }
       if (!up || c == root) {
         return;
@@ -1974,10 +2040,18 @@ abstract class BTreeCore implements TimedAggregator {
     if (rf != rightFinger) {
       fail("right finger " + rightFinger + " but the rightmost leaf is " + rf);
     }
-    // position-aware aggregates, recomputed top-down from the definitions
-    if (!finger) {
+    if (!finger) { // own parts down the left spine: everything but the first child's subtree
+      for (int y = root; !isLeaf(y); y = kid(y, 0)) {
+        Object own = f.identity();
+        for (int i = 0; i < cnt[y]; i++) {
+          own = f.combine(own, p.partial(vslot(y, i)));
+          own = f.combine(own, up[kid(y, i + 1)]);
+        }
+        expectOwn(y, "left", own);
+      }
       return;
     }
+    // position-aware aggregates, recomputed top-down from the definitions
     // root: inner aggregate
     Object inner = f.identity();
     int innerCnt = 0;
@@ -2113,8 +2187,10 @@ abstract class BTreeCore implements TimedAggregator {
     } else if (arity(k) > maxArity) {
       fail("root has arity " + arity(k) + " > " + maxArity);
     }
-    if ((flags[k] & OWN) != 0 && (!finger || leaf || k == root || (flags[k] & (LEFT | RIGHT)) == 0)) {
-      fail("node " + k + " (" + describe(k) + ") marked OWN off the spines, at the root or at a leaf");
+    if ((flags[k] & OWN) != 0 && (leaf || (finger ? k == root || (flags[k] & (LEFT | RIGHT)) == 0
+        : k != root && (flags[k] & LEFT) == 0))) {
+      fail("node " + k + " (" + describe(k) + ") marked OWN at a leaf or off the spines (FiBA: or at the root;"
+          + " classic: off the left spine and the root)");
     }
     for (int i = 0; i < a; i++) {
       long t = time(k, i);
