@@ -446,84 +446,104 @@ abstract class BTreeCore implements TimedAggregator {
    * term alone. Clears {@link #OWN} of the parent of a node whose up-aggregate it recomputes.
    */
   final void repair(int k) {
+    if ((flags[k] & LEAF) != 0) {
+      repairLeaf(k);
+    } else {
+      repairInternal(k);
+    }
+  }
+
+  /** {@link #repair} of a leaf: small, so that callers inline it. */
+  private void repairLeaf(int k) {
+    final int a = cnt[k];
+    final int f = flags[k];
+    final int vb = SCRATCH + k * stride; // value slot 0; the aggregate slot is vb + cap
+    final int dst = vb + cap;
+    if (!finger || (f & (LEFT | RIGHT)) == 0) { // up-aggregate or (leaf) root: the values
+      if (k != root) {
+        dropParentOwn(k);
+      }
+      if (a == 0) {
+        p.setIdentity(dst);
+      } else {
+        foldValues(dst, vb, a);
+      }
+      if (finger) {
+        aggCnt[k] = a;
+      }
+      return;
+    }
+    final int pa = parent[k];
+    final boolean withParent = pa != root;
+    if ((f & LEFT) != 0) { // Π← = v0 ... v_{a-1} Π←(parent)
+      if (a > 0 && sfx >= 0) {
+        foldSuffixes(k, vb, a, withParent ? aggSlot(pa) : -1);
+        aggCnt[k] = a;
+        return;
+      }
+    } else { // Π→ = Π→(parent) v0 ... v_{a-1}
+      final ScalarDoubleFunction sf = this.sf;
+      if (sf != null && (withParent || a > 0)) {
+        final double[] da = this.da;
+        double acc;
+        int i = 0;
+        if (withParent) {
+          acc = da[aggSlot(pa)];
+        } else {
+          acc = da[vb];
+          i = 1;
+        }
+        for (; i < a; i++) {
+          acc = sf.combineValues(acc, da[vb + i]);
+        }
+        da[dst] = acc;
+        aggCnt[k] = a;
+        return;
+      }
+    }
+    repairSpineLeafSlots(k, a, f, vb, dst, pa, withParent);
+  }
+
+  /** {@link #repairLeaf} of a spine leaf through the slots (no suffix folds, no scalar fold). */
+  private void repairSpineLeafSlots(int k, int a, int f, int vb, int dst, int pa, boolean withParent) {
+    final Partials p = this.p;
+    if ((f & LEFT) != 0) { // Π← = v0 ... v_{a-1} Π←(parent)
+      if (a == 0) {
+        if (withParent) {
+          cp(dst, aggSlot(pa));
+        } else {
+          p.setIdentity(dst);
+        }
+      } else {
+        foldValues(dst, vb, a);
+        if (withParent) {
+          comb(dst, dst, aggSlot(pa));
+        }
+      }
+    } else { // Π→ = Π→(parent) v0 ... v_{a-1}
+      int i = 0;
+      if (withParent) {
+        cp(dst, aggSlot(pa));
+      } else if (a == 0) {
+        p.setIdentity(dst);
+      } else {
+        cp(dst, vb);
+        i = 1;
+      }
+      for (; i < a; i++) {
+        comb(dst, dst, vb + i);
+      }
+    }
+    aggCnt[k] = a;
+  }
+
+  /** {@link #repair} of an internal node. */
+  private void repairInternal(int k) {
     final Partials p = this.p;
     final int a = cnt[k];
     final int f = flags[k];
     final int vb = SCRATCH + k * stride; // value slot 0; the aggregate slot is vb + cap
     final int dst = vb + cap;
-    if ((f & LEAF) != 0) {
-      if (!finger || (f & (LEFT | RIGHT)) == 0) { // up-aggregate or (leaf) root: the values
-        if (k != root) {
-          dropParentOwn(k);
-        }
-        if (a == 0) {
-          p.setIdentity(dst);
-        } else {
-          foldValues(dst, vb, a);
-        }
-        if (finger) {
-          aggCnt[k] = a;
-        }
-        return;
-      }
-      int pa = parent[k];
-      boolean withParent = pa != root;
-      if ((f & LEFT) != 0) { // Π← = v0 ... v_{a-1} Π←(parent)
-        int c = a;
-        if (a > 0 && sfx >= 0) {
-          foldSuffixes(k, vb, a, withParent ? aggSlot(pa) : -1);
-          aggCnt[k] = c;
-          return;
-        }
-        if (a == 0) {
-          if (withParent) {
-            cp(dst, aggSlot(pa));
-          } else {
-            p.setIdentity(dst);
-          }
-        } else {
-          foldValues(dst, vb, a);
-          if (withParent) {
-            comb(dst, dst, aggSlot(pa));
-          }
-        }
-        aggCnt[k] = c;
-      } else { // Π→ = Π→(parent) v0 ... v_{a-1}
-        int c = a;
-        final ScalarDoubleFunction sf = this.sf;
-        if (sf != null && (withParent || a > 0)) {
-          final double[] da = this.da;
-          double acc;
-          int i = 0;
-          if (withParent) {
-            acc = da[aggSlot(pa)];
-          } else {
-            acc = da[vb];
-            i = 1;
-          }
-          for (; i < a; i++) {
-            acc = sf.combineValues(acc, da[vb + i]);
-          }
-          da[dst] = acc;
-          aggCnt[k] = c;
-          return;
-        }
-        int i = 0;
-        if (withParent) {
-          cp(dst, aggSlot(pa));
-        } else if (a == 0) {
-          p.setIdentity(dst);
-        } else {
-          cp(dst, vb);
-          i = 1;
-        }
-        for (; i < a; i++) {
-          comb(dst, dst, vb + i);
-        }
-        aggCnt[k] = c;
-      }
-      return;
-    }
     final int[] kids = this.kids;
     final int[] aggCnt = this.aggCnt;
     final int kb = k * stride;
