@@ -67,9 +67,11 @@ abstract class BTreeCore implements TimedAggregator {
   static final byte LEFT = 2;
   static final byte RIGHT = 4;
   /**
-   * Set on an internal non-root spine node whose own aggregate (see {@link #repair}) sits valid in
-   * its value slot {@code C - 1}; cleared by every edit of the node's entries, children or
-   * children's up-aggregates and by every change of its spine flags.
+   * Set on an internal node whose own aggregate (see {@link #repair}) sits valid in its value slot
+   * {@code C - 1}: in FiBA a non-root spine node, in the classic tree a left-spine node or the root
+   * (its own part leaves out the first child's up-aggregate); cleared by every edit of the node's
+   * entries, children or children's up-aggregates (in the classic tree: of a child other than the
+   * first) and by every change of its spine flags.
    */
   static final byte OWN = 8;
 
@@ -444,6 +446,14 @@ abstract class BTreeCore implements TimedAggregator {
    * the parent term) into its free value slot {@code C - 1} and sets {@link #OWN}, then adds the
    * parent term: the same number of combines, and {@link #repairOnSpine} can later redo the parent
    * term alone. Clears {@link #OWN} of the parent of a node whose up-aggregate it recomputes.
+   *
+   * <p>In the classic tree an internal left-spine node or the root with fewer than {@code C}
+   * entries likewise keeps {@code own = v0 Π↑(z1) ... v_{a-1} Π↑(z_a)} in slot {@code C - 1} and
+   * {@code Π↑ = Π↑(z0) own} (the same combines); while {@link #OWN} stays set its repair is the one
+   * combine {@code Π↑(z0) own}, which {@link #repairAbove} does in place when it climbs from a first
+   * child. So the walk up the left spine after an eviction or a prepend at the left finger costs
+   * one combine per level. A recomputed or extended up-aggregate clears its parent's flag unless it
+   * is the parent's first child.
    */
   final void repair(int k) {
     if ((flags[k] & LEAF) != 0) {
