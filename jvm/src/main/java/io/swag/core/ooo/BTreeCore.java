@@ -567,7 +567,7 @@ abstract class BTreeCore implements TimedAggregator {
         return;
       }
       final ScalarDoubleFunction sf = this.sf;
-      if (a < cap && ((f & LEFT) != 0 || k == root)) { // own = v0 Π↑(z1) ... v_{a-1} Π↑(z_a) in slot C - 1
+      if (a > 0 && a < cap && ((f & LEFT) != 0 || k == root)) { // own = v0 Π↑(z1) ... v_{a-1} Π↑(z_a) in slot C - 1
         final int own = dst - 1;
         int z1 = kids[kb + 1];
         if (sf != null) {
