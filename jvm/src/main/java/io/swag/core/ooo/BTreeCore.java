@@ -67,9 +67,11 @@ abstract class BTreeCore implements TimedAggregator {
   static final byte LEFT = 2;
   static final byte RIGHT = 4;
   /**
-   * Set on an internal non-root spine node whose own aggregate (see {@link #repair}) sits valid in
-   * its value slot {@code C - 1}; cleared by every edit of the node's entries, children or
-   * children's up-aggregates and by every change of its spine flags.
+   * Set on an internal node whose own aggregate (see {@link #repair}) sits valid in its value slot
+   * {@code C - 1}: in FiBA a non-root spine node, in the classic tree a left-spine node or the root
+   * (its own part leaves out the first child's up-aggregate); cleared by every edit of the node's
+   * entries, children or children's up-aggregates (in the classic tree: of a child other than the
+   * first) and by every change of its spine flags.
    */
   static final byte OWN = 8;
 
@@ -444,92 +446,152 @@ abstract class BTreeCore implements TimedAggregator {
    * the parent term) into its free value slot {@code C - 1} and sets {@link #OWN}, then adds the
    * parent term: the same number of combines, and {@link #repairOnSpine} can later redo the parent
    * term alone. Clears {@link #OWN} of the parent of a node whose up-aggregate it recomputes.
+   *
+   * <p>In the classic tree an internal left-spine node or the root with fewer than {@code C}
+   * entries likewise keeps {@code own = v0 Π↑(z1) ... v_{a-1} Π↑(z_a)} in slot {@code C - 1} and
+   * {@code Π↑ = Π↑(z0) own} (the same combines); while {@link #OWN} stays set its repair is the one
+   * combine {@code Π↑(z0) own}, which {@link #repairAbove} does in place when it climbs from a first
+   * child. So the walk up the left spine after an eviction or a prepend at the left finger costs
+   * one combine per level. A recomputed or extended up-aggregate clears its parent's flag unless it
+   * is the parent's first child.
    */
   final void repair(int k) {
+    if ((flags[k] & LEAF) != 0) {
+      repairLeaf(k);
+    } else {
+      repairInternal(k);
+    }
+  }
+
+  /** {@link #repair} of a leaf: small, so that callers inline it. */
+  private void repairLeaf(int k) {
+    final int a = cnt[k];
+    final int f = flags[k];
+    final int vb = SCRATCH + k * stride; // value slot 0; the aggregate slot is vb + cap
+    final int dst = vb + cap;
+    if (!finger || (f & (LEFT | RIGHT)) == 0) { // up-aggregate or (leaf) root: the values
+      if (k != root) {
+        dropParentOwn(k);
+      }
+      if (a == 0) {
+        p.setIdentity(dst);
+      } else {
+        foldValues(dst, vb, a);
+      }
+      if (finger) {
+        aggCnt[k] = a;
+      }
+      return;
+    }
+    final int pa = parent[k];
+    final boolean withParent = pa != root;
+    if ((f & LEFT) != 0) { // Π← = v0 ... v_{a-1} Π←(parent)
+      if (a > 0 && sfx >= 0) {
+        foldSuffixes(k, vb, a, withParent ? aggSlot(pa) : -1);
+        aggCnt[k] = a;
+        return;
+      }
+    } else { // Π→ = Π→(parent) v0 ... v_{a-1}
+      final ScalarDoubleFunction sf = this.sf;
+      if (sf != null && (withParent || a > 0)) {
+        final double[] da = this.da;
+        double acc;
+        int i = 0;
+        if (withParent) {
+          acc = da[aggSlot(pa)];
+        } else {
+          acc = da[vb];
+          i = 1;
+        }
+        for (; i < a; i++) {
+          acc = sf.combineValues(acc, da[vb + i]);
+        }
+        da[dst] = acc;
+        aggCnt[k] = a;
+        return;
+      }
+    }
+    repairSpineLeafSlots(k, a, f, vb, dst, pa, withParent);
+  }
+
+  /** {@link #repairLeaf} of a spine leaf through the slots (no suffix folds, no scalar fold). */
+  private void repairSpineLeafSlots(int k, int a, int f, int vb, int dst, int pa, boolean withParent) {
+    final Partials p = this.p;
+    if ((f & LEFT) != 0) { // Π← = v0 ... v_{a-1} Π←(parent)
+      if (a == 0) {
+        if (withParent) {
+          cp(dst, aggSlot(pa));
+        } else {
+          p.setIdentity(dst);
+        }
+      } else {
+        foldValues(dst, vb, a);
+        if (withParent) {
+          comb(dst, dst, aggSlot(pa));
+        }
+      }
+    } else { // Π→ = Π→(parent) v0 ... v_{a-1}
+      int i = 0;
+      if (withParent) {
+        cp(dst, aggSlot(pa));
+      } else if (a == 0) {
+        p.setIdentity(dst);
+      } else {
+        cp(dst, vb);
+        i = 1;
+      }
+      for (; i < a; i++) {
+        comb(dst, dst, vb + i);
+      }
+    }
+    aggCnt[k] = a;
+  }
+
+  /** {@link #repair} of an internal node. */
+  private void repairInternal(int k) {
     final Partials p = this.p;
     final int a = cnt[k];
     final int f = flags[k];
     final int vb = SCRATCH + k * stride; // value slot 0; the aggregate slot is vb + cap
     final int dst = vb + cap;
-    if ((f & LEAF) != 0) {
-      if (!finger || (f & (LEFT | RIGHT)) == 0) { // up-aggregate or (leaf) root: the values
-        if (finger && k != root) {
-          flags[parent[k]] &= ~OWN;
-        }
-        if (a == 0) {
-          p.setIdentity(dst);
-        } else {
-          foldValues(dst, vb, a);
-        }
-        if (finger) {
-          aggCnt[k] = a;
-        }
-        return;
-      }
-      int pa = parent[k];
-      boolean withParent = pa != root;
-      if ((f & LEFT) != 0) { // Π← = v0 ... v_{a-1} Π←(parent)
-        int c = a;
-        if (a > 0 && sfx >= 0) {
-          foldSuffixes(k, vb, a, withParent ? aggSlot(pa) : -1);
-          aggCnt[k] = c;
-          return;
-        }
-        if (a == 0) {
-          if (withParent) {
-            cp(dst, aggSlot(pa));
-          } else {
-            p.setIdentity(dst);
-          }
-        } else {
-          foldValues(dst, vb, a);
-          if (withParent) {
-            comb(dst, dst, aggSlot(pa));
-          }
-        }
-        aggCnt[k] = c;
-      } else { // Π→ = Π→(parent) v0 ... v_{a-1}
-        int c = a;
-        final ScalarDoubleFunction sf = this.sf;
-        if (sf != null && (withParent || a > 0)) {
-          final double[] da = this.da;
-          double acc;
-          int i = 0;
-          if (withParent) {
-            acc = da[aggSlot(pa)];
-          } else {
-            acc = da[vb];
-            i = 1;
-          }
-          for (; i < a; i++) {
-            acc = sf.combineValues(acc, da[vb + i]);
-          }
-          da[dst] = acc;
-          aggCnt[k] = c;
-          return;
-        }
-        int i = 0;
-        if (withParent) {
-          cp(dst, aggSlot(pa));
-        } else if (a == 0) {
-          p.setIdentity(dst);
-        } else {
-          cp(dst, vb);
-          i = 1;
-        }
-        for (; i < a; i++) {
-          comb(dst, dst, vb + i);
-        }
-        aggCnt[k] = c;
-      }
-      return;
-    }
     final int[] kids = this.kids;
     final int[] aggCnt = this.aggCnt;
     final int kb = k * stride;
     if (!finger) { // classic Π↑ = Π↑(z0) v0 Π↑(z1) ... v_{a-1} Π↑(z_a), no counts
+      if (k != root) {
+        dropParentOwn(k);
+      }
       int z = kids[kb];
+      if ((f & OWN) != 0) { // only Π↑(z0) changed since the own part was folded
+        comb(dst, SCRATCH + z * stride + cap, dst - 1);
+        return;
+      }
       final ScalarDoubleFunction sf = this.sf;
+      if (a > 0 && a < cap && ((f & LEFT) != 0 || k == root)) { // own = v0 Π↑(z1) ... v_{a-1} Π↑(z_a) in slot C - 1
+        final int own = dst - 1;
+        int z1 = kids[kb + 1];
+        if (sf != null) {
+          final double[] da = this.da;
+          double acc = sf.combineValues(da[vb], da[SCRATCH + z1 * stride + cap]);
+          for (int i = 1; i < a; i++) {
+            z1 = kids[kb + i + 1];
+            acc = sf.combineValues(acc, da[vb + i]);
+            acc = sf.combineValues(acc, da[SCRATCH + z1 * stride + cap]);
+          }
+          da[own] = acc;
+          da[dst] = sf.combineValues(da[SCRATCH + z * stride + cap], acc);
+        } else {
+          comb(own, vb, SCRATCH + z1 * stride + cap);
+          for (int i = 1; i < a; i++) {
+            z1 = kids[kb + i + 1];
+            comb(own, own, vb + i);
+            comb(own, own, SCRATCH + z1 * stride + cap);
+          }
+          comb(dst, SCRATCH + z * stride + cap, own);
+        }
+        flags[k] = (byte) (f | OWN);
+        return;
+      }
       if (sf != null) {
         final double[] da = this.da;
         double acc = da[SCRATCH + z * stride + cap];
@@ -682,6 +744,19 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   /**
+   * The up-aggregate of {@code k} (not the root) is being recomputed or extended: its parent's own
+   * part ({@link #OWN}) covers it unless {@code k} is the parent's first child (the classic tree's
+   * own part leaves out {@code Π↑(z0)}; in FiBA only a spine node, never an up node's parent
+   * otherwise, keeps one, so the parent's flag is always cleared there).
+   */
+  private void dropParentOwn(int k) {
+    int pa = parent[k];
+    if (finger || kids[pa * stride] != k) {
+      flags[pa] &= ~OWN;
+    }
+  }
+
+  /**
    * {@code Π←} of left-spine leaf {@code k} ({@code a >= 1} values from slot {@code vb}; parent
    * term in slot {@code above}, or none if {@code above < 0}) folded right to left, each suffix
    * stored in the value slots of {@link #sfx}: the same {@code a} (or {@code a - 1}) combines as the
@@ -830,9 +905,28 @@ abstract class BTreeCore implements TimedAggregator {
   final void repairAbove(int top, boolean hitLeft, boolean hitRight) {
     final int[] parent = this.parent;
     final int root = this.root;
-    if (!finger) {
+    if (!finger) { // from a first child into a parent with a valid own part: one combine in place
+      final int[] kids = this.kids;
+      final byte[] flags = this.flags;
+      final int stride = this.stride;
+      final int cap = this.cap;
+      final ScalarDoubleFunction sf = this.sf;
       while (top != root) {
-        top = parent[top];
+        final int c = top;
+        top = parent[c];
+        if (kids[top * stride] != c) {
+          flags[top] &= ~OWN;
+        } else if ((flags[top] & OWN) != 0) {
+          final int dst = SCRATCH + top * stride + cap;
+          final int zc = SCRATCH + c * stride + cap;
+          if (sf != null) {
+            final double[] da = this.da;
+            da[dst] = sf.combineValues(da[zc], da[dst - 1]);
+          } else {
+            comb(dst, zc, dst - 1);
+          }
+          continue;
+        }
         repair(top);
       }
       return;
@@ -1074,6 +1168,8 @@ abstract class BTreeCore implements TimedAggregator {
       }
       if (finger) {
         aggCnt[c]++;
+      } else if (c != root) {
+        dropParentOwn(c);
       }
       if (!up || c == root) {
         return;
@@ -1974,10 +2070,18 @@ abstract class BTreeCore implements TimedAggregator {
     if (rf != rightFinger) {
       fail("right finger " + rightFinger + " but the rightmost leaf is " + rf);
     }
-    // position-aware aggregates, recomputed top-down from the definitions
-    if (!finger) {
+    if (!finger) { // own parts down the left spine: everything but the first child's subtree
+      for (int y = root; !isLeaf(y); y = kid(y, 0)) {
+        Object own = f.identity();
+        for (int i = 0; i < cnt[y]; i++) {
+          own = f.combine(own, p.partial(vslot(y, i)));
+          own = f.combine(own, up[kid(y, i + 1)]);
+        }
+        expectOwn(y, "left", own);
+      }
       return;
     }
+    // position-aware aggregates, recomputed top-down from the definitions
     // root: inner aggregate
     Object inner = f.identity();
     int innerCnt = 0;
@@ -2113,8 +2217,10 @@ abstract class BTreeCore implements TimedAggregator {
     } else if (arity(k) > maxArity) {
       fail("root has arity " + arity(k) + " > " + maxArity);
     }
-    if ((flags[k] & OWN) != 0 && (!finger || leaf || k == root || (flags[k] & (LEFT | RIGHT)) == 0)) {
-      fail("node " + k + " (" + describe(k) + ") marked OWN off the spines, at the root or at a leaf");
+    if ((flags[k] & OWN) != 0 && (leaf || (finger ? k == root || (flags[k] & (LEFT | RIGHT)) == 0
+        : k != root && (flags[k] & LEFT) == 0))) {
+      fail("node " + k + " (" + describe(k) + ") marked OWN at a leaf or off the spines (FiBA: or at the root;"
+          + " classic: off the left spine and the root)");
     }
     for (int i = 0; i < a; i++) {
       long t = time(k, i);

@@ -11,6 +11,12 @@ import io.swag.core.AggregateFunction;
  * {@code 2 <= a} for an internal root, all leaves at one depth, time order within and across
  * nodes. Rebalancing is after the fact (split on overflow, merge or move on underflow).
  *
+ * <p>A node on the left spine (and the root) with fewer than {@code 2μ} entries also keeps its own
+ * part {@code v0 Π↑(z1) ... v_{a-2} Π↑(z_{a-1})}, everything but its first child's subtree, in
+ * its free value slot (flag {@code OWN}, see {@code BTreeCore.repair}): a change that reaches it
+ * only through its first child (an eviction or a prepend at the left finger) repairs it with one
+ * combine. The same combines fold it as the plain up-aggregate; no memory is added.
+ *
  * <p>Complexity (n entries): {@code query()} O(1) and no combine; {@code insert}/{@code evict}
  * O(log n) (search from the root, or O(1) at a finger for the window's ends; repair up to the root); range query O(log n); bulk operations
  * are loops of single ones. Space: see {@link BTreeCore} (one node pool of primitive arrays).
