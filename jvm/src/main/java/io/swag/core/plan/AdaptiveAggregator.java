@@ -34,6 +34,9 @@ public final class AdaptiveAggregator implements TimedAggregator {
   private final InputCheck check;
   private TimedFifo fifo;
   private io.swag.core.fifo.DoubleFifo typedFifo; // fifo's own typed aggregator (sp != null), null once switched
+  // a typed FIFO of a function whose combine returns one of its operands (ScalarProduct.selectsOperand): queryOne
+  // answers a range of one entry from the ring while the FIFO is empty
+  private boolean oneFromRing;
   private TimedAggregator tree;
   // raw entries [front, end) of a power-of-two ring; [fifoFront, fifoEnd) are in the FIFO
   private long[] times = new long[16];
@@ -95,6 +98,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
     this.fifo = new TimedFifo(inner);
     this.sp = fn.aggregated() instanceof ScalarProduct s ? s : null;
     this.typedFifo = sp != null && inner instanceof io.swag.core.fifo.DoubleFifo d ? d : null;
+    this.oneFromRing = typedFifo != null && sp.selectsOperand();
     this.holder = sp != null ? new ScalarProduct.Partial() : null;
     if (sp != null) {
       parts = new double[16];
@@ -450,7 +454,13 @@ public final class AdaptiveAggregator implements TimedAggregator {
   /**
    * The only element of {@link #query(long, long)}'s list, for a product of one function
    * ({@link #answersOne}): in FIFO mode on a typed in-order algorithm, the function's result of the
-   * FIFO's partial, with no list made; otherwise the list's element.
+   * FIFO's partial, with no list made; otherwise the list's element. For a function whose combine
+   * returns one of its operands ({@link ScalarProduct#selectsOperand}: max, min, first, last), with the
+   * FIFO empty, a range holding exactly one entry (a window of one slice) is answered from that
+   * entry's partial in the ring, and the entry stays pending: no push and evict per such window. The
+   * result is the FIFO's to the bit: the FIFO's aggregate of a sequence is then one of its partials
+   * (the same one however the algorithm brackets the combines), here the only one; and a later range
+   * gets the same one from a FIFO that skipped this push and evict.
    *
    * @param from the range's first time
    * @param to the range's last time
@@ -458,10 +468,42 @@ public final class AdaptiveAggregator implements TimedAggregator {
    */
   Object queryOne(long from, long to) {
     if (typedFifo != null && from <= to && fifoCanAnswer(from, to)) {
+      if (oneFromRing && fifoEnd == fifoFront) {
+        int j = passOlderThan(from);
+        if (j != end && t(j) <= to && (j + 1 == end || t(j + 1) > to)) {
+          return sp.lowerOne(parts[j & mask()]); // the FIFO's aggregate of this one entry, to the bit
+        }
+      }
       moveFifo(from, to);
       return sp.lowerOne(typedFifo.partial());
     }
     return ((java.util.List<?>) query(from, to)).get(0);
+  }
+
+  /**
+   * With the FIFO empty: passes the pending entries older than {@code from} without moving them
+   * through the FIFO, which {@link #moveFifo} would push and then evict, leaving it empty (for a
+   * function that selects an operand; see {@link #queryOne}); returns the first pending entry, still
+   * pending.
+   */
+  private int passOlderThan(long from) {
+    int j = fifoEnd;
+    while (j != end && t(j) < from) {
+      j++;
+    }
+    fifoFront = j;
+    fifoEnd = j;
+    return j;
+  }
+
+  /**
+   * Turns off (or on, for a function that selects an operand) {@link #queryOne}'s answer of a
+   * one-entry range from the ring: a test's reference that takes every range through the FIFO.
+   *
+   * @param on whether queryOne may answer from the ring
+   */
+  void oneFromRing(boolean on) {
+    oneFromRing = on && typedFifo != null && sp.selectsOperand();
   }
 
   /** The ring's entry {@code i} as an input: the raw input, or its partial in the reused holder. */

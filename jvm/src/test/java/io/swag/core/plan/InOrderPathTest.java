@@ -334,6 +334,130 @@ class InOrderPathTest {
   }
 
   /**
+   * {@link AdaptiveAggregator#queryOne} answers a range of one entry from the ring, its FIFO left
+   * empty, for {@code max}, {@code min}, {@code first} and {@code last} (on each typed FIFO
+   * algorithm): on seeded in-order traces with gaps, equal times and sliding windows of one to three
+   * slides (one-entry ranges interleaved with longer and empty ones), evictions between, values that
+   * include -0.0, 0.0, the infinities, the extremes and a subnormal, and NaNs (refused by both, which
+   * stay as they were), every answer equals to the bit that of an aggregator that takes every range
+   * through its FIFO and that of a recompute of the entries in range; a one-entry range asked of an
+   * empty FIFO leaves it empty; both agree after their switch to the tree. {@code sum}, whose float
+   * combine rounds by its bracketing, never takes the ring's answer (and equals the FIFO's).
+   */
+  @Test
+  void oneEntryRangeFromTheRingEqualsTheFifoToTheBit() {
+    double[] special = {-0.0, 0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MAX_VALUE,
+        -Double.MAX_VALUE, Double.MIN_VALUE, 1e-300, -1.5};
+    String[] fifos = {"daba_lite", "daba", "two_stacks_lite", "flatfit"};
+    for (String fn : new String[] {"max", "min", "first", "last", "sum"}) {
+      for (long seed = 0; seed < 8; seed++) {
+        Random rnd = new Random(seed * 131 + fn.hashCode());
+        ProductFunction p = new ProductFunction(List.of(Functions.byName(fn)));
+        String fifo = fifos[(int) seed % fifos.length];
+        AdaptiveAggregator a = new AdaptiveAggregator(fifo, "bfiba4", p);
+        AdaptiveAggregator ref = new AdaptiveAggregator(fifo, "bfiba4", p);
+        ref.oneFromRing(false);
+        List<double[]> live = new ArrayList<>(); // {time, value}
+        long slide = 1 + rnd.nextInt(4);
+        long size = slide * (1 + rnd.nextInt(3));
+        long t = 0;
+        long st = 0; // the next window's start
+        long evicted = Long.MIN_VALUE;
+        int ones = 0;
+        int many = 0;
+        String at = fn + " on " + fifo + " seed " + seed + " size " + size + " slide " + slide;
+        for (int i = 0; i < 3000; i++) {
+          int gap = rnd.nextInt(8);
+          t += gap < 2 ? 0 : gap < 6 ? 1 : rnd.nextInt(4 * (int) size); // equal times, next times, gaps
+          double v = rnd.nextInt(5) == 0 ? special[rnd.nextInt(special.length)] : (rnd.nextInt(2000) - 1000) / 8.0;
+          if (rnd.nextInt(100) == 0) { // a NaN is refused by both, which stay as they were
+            long tn = t;
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> a.insert(tn, new Object[] {Double.NaN}), at);
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ref.insert(tn, new Object[] {Double.NaN}), at);
+          }
+          a.insert(t, new Object[] {v});
+          ref.insert(t, new Object[] {v});
+          live.add(new double[] {t, v});
+          while (st + size - 1 < t) { // the windows that end before t: fired in order, as a key fires them
+            long from = st;
+            long to = st + size - 1;
+            int n = 0;
+            for (double[] e : live) {
+              n += e[0] >= from && e[0] <= to ? 1 : 0;
+            }
+            boolean empty = a.fifo().size() == 0;
+            Object got = a.queryOne(from, to);
+            Object want = ref.queryOne(from, to);
+            StringBuilder inw = new StringBuilder();
+            for (double[] e : live) {
+              if (e[0] >= from && e[0] <= to) {
+                inw.append(' ').append((long) e[0]).append(':').append(e[1]);
+              }
+            }
+            String w = at + " window [" + from + ", " + to + "] of " + n + " entries" + inw + ", op " + i + " empty " + empty;
+            assertEquals(bits(want), bits(got), w);
+            if (!fn.equals("sum")) {
+              assertEquals(bits(recomputeOne(fn, live, from, to)), bits(got), w + ": recompute");
+            }
+            if (n == 1 && empty) {
+              ones += a.fifo().size() == 0 ? 1 : 0;
+              if (!fn.equals("sum")) {
+                assertEquals(0, a.fifo().size(), w + ": the FIFO stays empty");
+              }
+            } else if (n > 1) {
+              many++;
+            }
+            st += slide;
+          }
+          if (rnd.nextInt(64) == 0) {
+            long e = st - 1 - rnd.nextInt(3 * (int) size);
+            if (e > evicted) {
+              evicted = e;
+              assertEquals(ref.bulkEvict(e), a.bulkEvict(e), at + " evict " + e);
+              live.removeIf(x -> x[0] <= e);
+            }
+          }
+        }
+        assertFalse(a.switched(), at + ": the FIFO serves");
+        if (fn.equals("sum")) {
+          assertEquals(0, ones, at + ": no range from the ring (float sum rounds by its bracketing)");
+        } else {
+          assertTrue(ones > 100 && many > 100, at + ": " + ones + " one-entry and " + many + " longer ranges");
+        }
+        a.switchToTree();
+        ref.switchToTree();
+        long from = st - 2 * size;
+        assertEquals(bits(ref.queryOne(from, t)), bits(a.queryOne(from, t)), at + ": after the switch");
+      }
+    }
+  }
+
+  /** The function's result over the live entries in [from, to] (null if none), recomputed: max, min, first, last. */
+  private static Object recomputeOne(String fn, List<double[]> live, long from, long to) {
+    Double r = null;
+    for (double[] e : live) {
+      if (e[0] < from || e[0] > to) {
+        continue;
+      }
+      double v = e[1];
+      r = switch (fn) {
+        case "max" -> r == null || v > r ? v + 0.0 : r; // max and min: one zero, 0.0 (MinMax)
+        case "min" -> r == null || v < r ? v + 0.0 : r;
+        case "first" -> r == null ? v : r;
+        default -> v;
+      };
+    }
+    return r;
+  }
+
+  /** A result as comparable bits: a double's raw bits, else the object. */
+  private static Object bits(Object o) {
+    return o instanceof Double d ? (Object) Double.doubleToRawLongBits(d) : o;
+  }
+
+  /**
    * An output that adds each row to {@code out} as "start end [results]" and counts in {@code ones[0]}
    * the rows that came without a list.
    */
