@@ -2032,6 +2032,10 @@ abstract class BTreeCore implements TimedAggregator {
    * definition for the node's position through the function's generic combine (independent of
    * the store's kernels): arity bounds, equal leaf depth, time order within and across nodes,
    * parent links, spine flags, fingers, size, and up / inner / left / right aggregates.
+   * Stored partials are compared for equality with a left-to-right fold: the tree brackets some
+   * combines otherwise (a prepend's {@code v ⊗ agg}, a classic own part's {@code Π↑(z0) ⊗ own}),
+   * which is exact only for a function whose combine is associative on the data (integer-valued
+   * doubles in the tests), not for float sums of fractions.
    *
    * @throws IllegalStateException describing the first violation
    */

@@ -15,7 +15,10 @@ import io.swag.core.AggregateFunction;
  * part {@code v0 Π↑(z1) ... v_{a-2} Π↑(z_{a-1})}, everything but its first child's subtree, in
  * its free value slot (flag {@code OWN}, see {@code BTreeCore.repair}): a change that reaches it
  * only through its first child (an eviction or a prepend at the left finger) repairs it with one
- * combine. The same combines fold it as the plain up-aggregate; no memory is added.
+ * combine. A change through another child (an append below the root's last child, say) drops the
+ * own part, and the node's next repair folds it in full. The same number of combines folds it as
+ * the plain up-aggregate; no slot is added (for object partials such as {@code collect} the own
+ * part is one more object per node).
  *
  * <p>Complexity (n entries): {@code query()} O(1) and no combine; {@code insert}/{@code evict}
  * O(log n) (search from the root, or O(1) at a finger for the window's ends; repair up to the root); range query O(log n); bulk operations
