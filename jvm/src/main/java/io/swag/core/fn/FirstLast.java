@@ -32,6 +32,12 @@ public final class FirstLast extends ScalarDoubleFunction {
     return last ? (y != y ? x : y) : (x != x ? y : x);
   }
 
+  /** One side, unless it is the identity (NaN). */
+  @Override
+  public boolean selectsOperand() {
+    return true;
+  }
+
   @Override
   public Object lowerValue(double partial) {
     return partial != partial ? null : partial;

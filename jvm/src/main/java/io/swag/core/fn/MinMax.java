@@ -34,6 +34,12 @@ public final class MinMax extends ScalarDoubleFunction {
     return (x != x || (max ? y > x : y < x)) ? y : x;
   }
 
+  /** The larger (smaller) operand; lifted values hold one zero and no NaN, so ties have equal bits. */
+  @Override
+  public boolean selectsOperand() {
+    return true;
+  }
+
   @Override
   public Object lowerValue(double partial) {
     return partial != partial ? null : partial;

@@ -47,6 +47,17 @@ public abstract class ScalarDoubleFunction extends DoubleFunction {
   public abstract double combineValues(double older, double newer);
 
   /**
+   * Whether {@link #combineValues} returns one of its two operands, bit for bit, for every pair of
+   * lifted values: then the partial of a sequence is one of its partials, the same bits however the
+   * combines are bracketed (float {@code sum} is not such a function: its bracketing rounds).
+   *
+   * @return false unless a function says so
+   */
+  public boolean selectsOperand() {
+    return false;
+  }
+
+  /**
    * {@code whole ⊖ older} for invertible functions.
    *
    * @param whole the partial of both parts

@@ -36,7 +36,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
   private io.swag.core.fifo.DoubleFifo typedFifo; // fifo's own typed aggregator (sp != null), null once switched
   // a typed FIFO of a function whose combine returns one of its operands (ScalarProduct.selectsOperand): queryOne
   // answers a range of one entry from the ring while the FIFO is empty
-  private boolean oneFromRing;
+  private final boolean oneFromRing;
   private TimedAggregator tree;
   // raw entries [front, end) of a power-of-two ring; [fifoFront, fifoEnd) are in the FIFO
   private long[] times = new long[16];
@@ -494,16 +494,6 @@ public final class AdaptiveAggregator implements TimedAggregator {
     fifoFront = j;
     fifoEnd = j;
     return j;
-  }
-
-  /**
-   * Turns off (or on, for a function that selects an operand) {@link #queryOne}'s answer of a
-   * one-entry range from the ring: a test's reference that takes every range through the FIFO.
-   *
-   * @param on whether queryOne may answer from the ring
-   */
-  void oneFromRing(boolean on) {
-    oneFromRing = on && typedFifo != null && sp.selectsOperand();
   }
 
   /** The ring's entry {@code i} as an input: the raw input, or its partial in the reused holder. */

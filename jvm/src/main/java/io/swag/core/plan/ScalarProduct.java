@@ -174,15 +174,14 @@ public final class ScalarProduct extends ScalarDoubleFunction {
   }
 
   /**
-   * Whether the function's combine returns one of its two operands ({@code max}, {@code min}: the
-   * larger or smaller, one zero and no NaN among lifted values; {@code first}, {@code last}: one side
-   * unless it is the identity), so that the partial of a sequence is one of its partials, the same
-   * bits however the combines are bracketed (float {@code sum} is not: its bracketing rounds).
+   * Whether the function's combine returns one of its two operands
+   * ({@link ScalarDoubleFunction#selectsOperand}).
    *
    * @return true for max, min, first and last
    */
-  boolean selectsOperand() {
-    return op instanceof io.swag.core.fn.MinMax || op instanceof io.swag.core.fn.FirstLast;
+  @Override
+  public boolean selectsOperand() {
+    return op.selectsOperand();
   }
 
   /**
