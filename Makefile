@@ -52,8 +52,8 @@ REQUIRE := SWAG_REQUIRE_ALL=1 SWAG_REQUIRE_SPARK=1 SWAG_REQUIRE_FLINK=1
 test: venv venv-flink lint
 	mvn -B -ntp verify
 	@$(MAKE) --no-print-directory jar-into-package
-	$(REQUIRE) $(PY) -m pytest -q -m "not slow" --ignore=tests/flink tests
-	$(REQUIRE) $(PY_FLINK) -m pytest -q -m "not slow" tests/flink
+	$(REQUIRE) $(PY) -m pytest -q -m "not slow" --durations=15 --ignore=tests/flink tests
+	$(REQUIRE) $(PY_FLINK) -m pytest -q -m "not slow" --durations=5 tests/flink
 
 # A wheel with the jars inside (dist/swag-*.whl): pip install it into any Python 3.11 with
 # pyspark==4.3.0 (or apache-flink==2.3.0) and swag.spark.session() / swag.flink find the jars.

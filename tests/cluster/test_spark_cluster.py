@@ -17,8 +17,8 @@ import pytest
 import spark_helpers as h
 
 HERE = Path(__file__).resolve().parent
-FILES = 16
-PER_FILE = 250
+FILES = 10
+PER_FILE = 400
 
 
 def make_input(directory: Path, seed: int = 3, bad: bool = False) -> dict[str, int]:

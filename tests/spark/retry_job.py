@@ -68,7 +68,7 @@ def main() -> None:
     os.environ["PYSPARK_PYTHON"] = sys.executable  # the failing step is a Python UDF
     spark = swag.spark.session("swag-retry", master="local[2,4]", shuffle_partitions=2)
     spark.sparkContext.setLogLevel("OFF")
-    write_batches(work / "in", make_batches(11, files=8, per_file=300))
+    write_batches(work / "in", make_batches(11, files=4, per_file=500))
     result = {}
     for pre in (False, True):
         plain, plain_metrics = run(spark, work, pre, fail=False)

@@ -39,8 +39,8 @@ def test_failed_task_attempts_are_retried_exactly(tmp_path):
     result = json.loads(r.stdout.split("RESULT ", 1)[1])
     for name in ("records", "pre"):
         res = result[name]
-        # 8 micro-batches with input, 2 partitions each: every one failed once
-        assert len(res["failures"]) >= 16, (name, res["failures"])
+        # 4 micro-batches with input, 2 partitions each: every one failed once
+        assert len(res["failures"]) >= 8, (name, res["failures"])
         assert res["retried_metrics"] == res["plain_metrics"] and res["plain_metrics"]["late"] > 0
         plain, retried = _rows(res["plain"]), _rows(res["retried"])
         assert len(plain) == res["plain_metrics"]["windows"] > 50
