@@ -212,8 +212,18 @@ public final class Layout implements Serializable {
     int[] pos = timePos[group][window];
     fillBounds(r, keyValues, timeNames[group][window], start, end);
     for (int j = 0; j < pos.length; j++) {
-      r.setField(pos[j], result);
+      setIfOther(r, pos[j], result);
     }
+  }
+
+  /**
+   * The result {@link #fillTimeOne} left in {@code r}, the row of time group {@code group}'s window
+   * {@code window} (or what a consumer put there: only a value equal to the next result to the bit
+   * is used again), or null.
+   */
+  Object heldOne(Row r, int group, int window) {
+    int[] pos = timePos[group][window];
+    return pos.length == 0 ? null : r.getField(pos[0]);
   }
 
   /** {@link #fillTime} for count group {@code group}. */
@@ -229,14 +239,28 @@ public final class Layout implements Serializable {
     }
   }
 
-  /** Sets the key columns, window name, start and end of {@code r}. */
+  /**
+   * Sets the key columns, window name, start and end of {@code r}. A column that already holds the
+   * object to set is left as it is (a key's windows fire one after another into the window's row), and
+   * a start equal to the row's current end takes that end's box (a window that starts where the
+   * previous one of its row ended: tumbling windows, and sliding ones of window/slide 1): a
+   * {@code Long} is immutable, so the row carries the same values as with a new box.
+   */
   private static void fillBounds(Row r, Object[] keyValues, String name, long start, long end) {
     int k = keyValues.length;
     for (int i = 0; i < k; i++) {
-      r.setField(i, keyValues[i]);
+      setIfOther(r, i, keyValues[i]);
     }
-    r.setField(k, name);
-    r.setField(k + 1, start);
+    setIfOther(r, k, name);
+    Object previousEnd = r.getField(k + 2);
+    r.setField(k + 1, previousEnd instanceof Long e && e == start ? previousEnd : Long.valueOf(start));
     r.setField(k + 2, end);
+  }
+
+  /** Sets field {@code i} of {@code r} to {@code v} unless it holds that very object already. */
+  private static void setIfOther(Row r, int i, Object v) {
+    if (r.getField(i) != v) {
+      r.setField(i, v);
+    }
   }
 }

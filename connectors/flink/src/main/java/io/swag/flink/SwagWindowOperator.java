@@ -179,6 +179,11 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
           public void emitOne(int w, long start, long end, Object result) {
             SwagWindowOperator.this.emitOne(keyValues, gi, w, start, end, result);
           }
+
+          @Override
+          public Object heldOne(int w) {
+            return layout.heldOne(timeRows[gi][w], gi, w);
+          }
         };
       }
       this.count = new CountWindow[countGroups.size()];
@@ -571,21 +576,33 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private void emit(Object[] keyValues, int group, int window, long start, long end, List<Object> results) {
     Row r = timeRows[group][window];
     layout.fillTime(r, keyValues, group, window, start, end, results);
-    output.collect(reuse.replace(r, end - 1));
+    output.collect(record(r, end - 1));
   }
 
   /** {@link #emit} of a group of one function, given its one result (no list). */
   private void emitOne(Object[] keyValues, int group, int window, long start, long end, Object result) {
     Row r = timeRows[group][window];
     layout.fillTimeOne(r, keyValues, group, window, start, end, result);
-    output.collect(reuse.replace(r, end - 1));
+    output.collect(record(r, end - 1));
+  }
+
+  /**
+   * The operator's one output record holding {@code r} at {@code timestamp}: its value is set only when
+   * it holds another row (a chained operator may have replaced it), its timestamp always.
+   */
+  private StreamRecord<Row> record(Row r, long timestamp) {
+    if (reuse.getValue() != r) {
+      reuse.replace(r);
+    }
+    reuse.setTimestamp(timestamp);
+    return reuse;
   }
 
   /** Emits one count-window row, timestamped with the record that caused it (its {@code Row} refilled as in {@link #emit}). */
   private void emitCount(Object[] keyValues, int countGroup, long start, long end, List<Object> results) {
     Row r = countRows[countGroup];
     layout.fillCount(r, keyValues, countGroup, start, end, results);
-    output.collect(reuse.replace(r, insertTime));
+    output.collect(record(r, insertTime));
   }
 
   // ---- the key cache and its state ----

@@ -38,6 +38,12 @@ public final class FirstLast extends ScalarDoubleFunction {
     return true;
   }
 
+  /** A partial that is not NaN lowers to itself. */
+  @Override
+  public boolean lowersToPartial() {
+    return true;
+  }
+
   @Override
   public Object lowerValue(double partial) {
     return partial != partial ? null : partial;

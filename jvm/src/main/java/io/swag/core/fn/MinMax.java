@@ -40,6 +40,12 @@ public final class MinMax extends ScalarDoubleFunction {
     return true;
   }
 
+  /** A partial that is not NaN lowers to itself. */
+  @Override
+  public boolean lowersToPartial() {
+    return true;
+  }
+
   @Override
   public Object lowerValue(double partial) {
     return partial != partial ? null : partial;

@@ -58,6 +58,17 @@ public abstract class ScalarDoubleFunction extends DoubleFunction {
   }
 
   /**
+   * Whether {@link #lowerValue(double)} of every partial that is not NaN is that partial, boxed: a
+   * {@code Double} with its bits. A caller holding such a result for a partial of the same bits
+   * may use it again instead of lowering (results are immutable).
+   *
+   * @return false unless a function says so
+   */
+  public boolean lowersToPartial() {
+    return false;
+  }
+
+  /**
    * {@code whole ⊖ older} for invertible functions.
    *
    * @param whole the partial of both parts

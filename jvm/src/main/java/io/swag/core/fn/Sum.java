@@ -30,6 +30,12 @@ public final class Sum extends ScalarDoubleFunction {
     return whole - older;
   }
 
+  /** Every partial lowers to itself. */
+  @Override
+  public boolean lowersToPartial() {
+    return true;
+  }
+
   @Override
   public Object lowerValue(double partial) {
     return partial;

@@ -467,15 +467,30 @@ public final class AdaptiveAggregator implements TimedAggregator {
    * @return the function's result
    */
   Object queryOne(long from, long to) {
+    return queryOne(from, to, null);
+  }
+
+  /**
+   * {@link #queryOne(long, long)}, returning {@code held} when it is the result already
+   * ({@link ScalarProduct#lowerOne(double, Object)}: a {@code Double} with the answer's bits, for a
+   * function whose results are its partials): an engine passes the result it holds for the window,
+   * and gets no new box while the window's answer repeats.
+   *
+   * @param from the range's first time
+   * @param to the range's last time
+   * @param held the result the caller holds for the window, or null
+   * @return the function's result
+   */
+  Object queryOne(long from, long to, Object held) {
     if (typedFifo != null && from <= to && fifoCanAnswer(from, to)) {
       if (oneFromRing && fifoEnd == fifoFront) {
         int j = passOlderThan(from);
         if (j != end && t(j) <= to && (j + 1 == end || t(j + 1) > to)) {
-          return sp.lowerOne(parts[j & mask()]); // the FIFO's aggregate of this one entry, to the bit
+          return sp.lowerOne(parts[j & mask()], held); // the FIFO's aggregate of this one entry, to the bit
         }
       }
       moveFifo(from, to);
-      return sp.lowerOne(typedFifo.partial());
+      return sp.lowerOne(typedFifo.partial(), held);
     }
     return ((java.util.List<?>) query(from, to)).get(0);
   }

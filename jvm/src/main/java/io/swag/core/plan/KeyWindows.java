@@ -59,6 +59,18 @@ public final class KeyWindows {
     default void emitOne(int window, long start, long end, Object result) {
       emit(window, start, end, java.util.Collections.singletonList(result));
     }
+
+    /**
+     * The result this output holds for window {@code window} (a result {@link #emitOne} received
+     * earlier, still in its row), or null. A window whose answer equals it to the bit receives that
+     * object again instead of a new one (results are immutable). By default none.
+     *
+     * @param window the group's window index
+     * @return a result this output holds, or null
+     */
+    default Object heldOne(int window) {
+      return null;
+    }
   }
 
   /** Receives retained rows, oldest time first, equal times in arrival order. */
@@ -396,7 +408,7 @@ public final class KeyWindows {
     long f = nextFire[i];
     long st = f - delay - w.size() + 1;
     if (agg instanceof AdaptiveAggregator a && a.answersOne()) {
-      out.emitOne(i, st, st + w.size(), a.queryOne(st, st + w.size() - 1)); // no list per row
+      out.emitOne(i, st, st + w.size(), a.queryOne(st, st + w.size() - 1, out.heldOne(i))); // no list per row
     } else {
       out.emit(i, st, st + w.size(), asList(agg.query(st, st + w.size() - 1)));
     }

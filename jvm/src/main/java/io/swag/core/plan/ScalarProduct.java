@@ -32,6 +32,7 @@ public final class ScalarProduct extends ScalarDoubleFunction {
   private final ProductFunction product;
   private final ScalarDoubleFunction op;
   private final double identity; // the function's identity, read once (the FIFO algorithms ask for it at every step)
+  private final boolean lowersToPartial; // op.lowersToPartial(), read once
 
   /**
    * The typed form of {@code product}, a product of one {@link ScalarDoubleFunction}.
@@ -47,6 +48,7 @@ public final class ScalarProduct extends ScalarDoubleFunction {
     this.product = product;
     this.op = (ScalarDoubleFunction) product.functions().get(0);
     this.identity = op.identityValue();
+    this.lowersToPartial = op.lowersToPartial();
   }
 
   /**
@@ -191,6 +193,24 @@ public final class ScalarProduct extends ScalarDoubleFunction {
    * @return the function's result
    */
   Object lowerOne(double partial) {
+    return op.lowerValue(partial);
+  }
+
+  /**
+   * {@link #lowerOne(double)}, or {@code held} when it is that result already: a {@code Double} with
+   * the partial's bits, for a function whose results are its partials
+   * ({@link ScalarDoubleFunction#lowersToPartial}) and a partial that is not NaN. A caller that
+   * holds the last result of a window gets it back while the window's answer repeats (no new box).
+   *
+   * @param partial the partial
+   * @param held a result the caller holds, or null
+   * @return the function's result
+   */
+  Object lowerOne(double partial, Object held) {
+    if (lowersToPartial && partial == partial && held instanceof Double d
+        && Double.doubleToRawLongBits(d) == Double.doubleToRawLongBits(partial)) {
+      return held;
+    }
     return op.lowerValue(partial);
   }
 
