@@ -1546,6 +1546,9 @@ abstract class BTreeCore implements TimedAggregator {
     return true;
   }
 
+  /** Calls of {@link #evictUnderflowAtLeft} that took the shortcut (tests read it). */
+  long leftUnderflows;
+
   /**
    * Evicts the oldest entry from the left finger {@code lf} ({@code μ - 1} entries, so it
    * underflows) when its parent keeps its own part's suffix folds ({@link #psfx}) and does not
@@ -1556,9 +1559,6 @@ abstract class BTreeCore implements TimedAggregator {
    * The same structure and aggregates as the general path. Returns false, having changed nothing,
    * when the folds are not valid or a merge would underflow the parent.
    */
-  /** Calls of {@link #evictUnderflowAtLeft} that took the shortcut (tests read it). */
-  long leftUnderflows;
-
   private boolean evictUnderflowAtLeft(int lf) {
     final int pa = parent[lf];
     if (pa != psfxNode || (flags[pa] & OWN) == 0) {
