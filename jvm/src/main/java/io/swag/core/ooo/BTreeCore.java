@@ -149,6 +149,23 @@ abstract class BTreeCore implements TimedAggregator {
   int sfxLeaf = -1;
   int sfxBase;
 
+  /**
+   * Suffix folds of the own part of the left finger's parent (finger trees with a primitive store,
+   * like {@link #sfx}): a detached node {@code psfx} whose value slot {@code psfxBase + i} holds
+   * {@code v_i ⊕ Π↑(z_{i+1}) ⊕ ... ⊕ v_{a-1} ⊕ Π↑(z_a)} for the entries {@code v_0 .. v_{a-1}} and
+   * children {@code z_0 .. z_a} of the internal non-root left-spine node {@code psfxNode}, so slot
+   * {@code psfxBase} equals its own part. Valid while {@code psfxNode} keeps {@link #OWN} (every
+   * edit of its own part clears the flag; only {@link #repair} sets it, and it recomputes them when
+   * the node is the left finger's parent, else forgets them). The left finger's underflow then
+   * repairs that parent in O(1) ({@link #evictUnderflowAtLeft}): a move through it changes only
+   * {@code v_0} and {@code Π↑(z_1)} (two combines for the new own part), a merge drops them (the
+   * next suffix is the new own part: no combine). The folds end in the node's last slot
+   * ({@code psfxBase + a = C + 1}).
+   */
+  int psfx = -1;
+  int psfxNode = -1;
+  int psfxBase;
+
   // results of the rebalancing routines (the paper's triple), kept in fields to avoid allocation
   int rTop;
   boolean rHitLeft;
@@ -677,6 +694,13 @@ abstract class BTreeCore implements TimedAggregator {
     }
     final int own = dst - 1; // value slot C - 1
     if ((f & LEFT) != 0) { // own = v0 Π↑(z1) ... v_{a-1} Π↑(z_a); Π← = own Π←(parent)
+      if (psfx >= 0 && k == parent[leftFinger]) {
+        foldOwnSuffixes(k, a, f, pa, withParent);
+        return;
+      }
+      if (k == psfxNode) {
+        psfxNode = -1;
+      }
       final ScalarDoubleFunction sf = this.sf;
       if (sf != null) {
         final double[] da = this.da;
@@ -708,6 +732,9 @@ abstract class BTreeCore implements TimedAggregator {
         }
       }
     } else { // own = Π↑(z0) v0 ... Π↑(z_{a-1}) v_{a-1}; Π→ = Π→(parent) own
+      if (k == psfxNode) {
+        psfxNode = -1;
+      }
       final ScalarDoubleFunction sf = this.sf;
       if (sf != null) {
         final double[] da = this.da;
@@ -795,6 +822,57 @@ abstract class BTreeCore implements TimedAggregator {
     }
     sfxLeaf = k;
     sfxBase = base;
+  }
+
+  /**
+   * {@link #repair} of the left finger's parent {@code k} ({@code 1 <= a < C} entries): its own part
+   * folded right to left, each suffix stored in the value slots of {@link #psfx} (the same
+   * {@code 2a - 1} combines as the left-to-right fold), then {@code Π← = own ⊕ Π←(parent)}.
+   */
+  private void foldOwnSuffixes(int k, int a, int f, int pa, boolean withParent) {
+    final int vb = SCRATCH + k * stride;
+    final int dst = vb + cap;
+    final int own = dst - 1;
+    final int kb = k * stride;
+    final int[] kids = this.kids;
+    final int[] aggCnt = this.aggCnt;
+    final int base = stride - a; // the last suffix in the last slot, as in foldSuffixes
+    final int sb = SCRATCH + psfx * stride + base;
+    int z = kids[kb + a];
+    int c = a + aggCnt[z];
+    final ScalarDoubleFunction sf = this.sf;
+    if (sf != null) {
+      final double[] da = this.da;
+      double acc = sf.combineValues(da[vb + a - 1], da[SCRATCH + z * stride + cap]);
+      da[sb + a - 1] = acc;
+      for (int i = a - 2; i >= 0; i--) {
+        z = kids[kb + i + 1];
+        c += aggCnt[z];
+        acc = sf.combineValues(da[SCRATCH + z * stride + cap], acc);
+        acc = sf.combineValues(da[vb + i], acc);
+        da[sb + i] = acc;
+      }
+      da[own] = acc;
+      da[dst] = withParent ? sf.combineValues(acc, da[aggSlot(pa)]) : acc;
+    } else {
+      comb(sb + a - 1, vb + a - 1, SCRATCH + z * stride + cap);
+      for (int i = a - 2; i >= 0; i--) {
+        z = kids[kb + i + 1];
+        c += aggCnt[z];
+        comb(TMP, SCRATCH + z * stride + cap, sb + i + 1);
+        comb(sb + i, vb + i, TMP);
+      }
+      cp(own, sb);
+      if (withParent) {
+        comb(dst, own, aggSlot(pa));
+      } else {
+        cp(dst, own);
+      }
+    }
+    flags[k] = (byte) (f | OWN);
+    aggCnt[k] = c;
+    psfxNode = k;
+    psfxBase = base;
   }
 
   /** {@link #repair} of an internal non-root spine node without keeping its own aggregate. */
@@ -1441,8 +1519,12 @@ abstract class BTreeCore implements TimedAggregator {
         aggCnt[lf] = a - 1;
         return true;
       }
+      if (a == minArity - 1 && (flags[lf] & LEFT) != 0 && evictUnderflowAtLeft(lf)) {
+        return true;
+      }
       if (sfx < 0 && finger && !objectStore && (flags[root] & LEAF) == 0) {
         sfx = alloc();
+        psfx = alloc();
       }
       y = lf;
       i = 0;
@@ -1461,6 +1543,63 @@ abstract class BTreeCore implements TimedAggregator {
       evictInner(y, i);
     }
     repairAggs(rTop, rHitLeft, rHitRight);
+    return true;
+  }
+
+  /** Calls of {@link #evictUnderflowAtLeft} that took the shortcut (tests read it). */
+  long leftUnderflows;
+
+  /**
+   * Evicts the oldest entry from the left finger {@code lf} ({@code μ - 1} entries, so it
+   * underflows) when its parent keeps its own part's suffix folds ({@link #psfx}) and does not
+   * underflow in turn: a move of the second child's spare entries through the parent
+   * ({@link #shiftLeft}, as {@link #move}) or a merge with it (as {@link #merge}), after which the
+   * parent's own part is {@code v0 ⊕ Π↑(z1) ⊕ suffix(1)} (two combines) or the old
+   * {@code suffix(1)} (none), and its {@code Π←} one combine more; then the finger's suffix folds.
+   * The same structure and aggregates as the general path. Returns false, having changed nothing,
+   * when the folds are not valid or a merge would underflow the parent.
+   */
+  private boolean evictUnderflowAtLeft(int lf) {
+    final int pa = parent[lf];
+    if (pa != psfxNode || (flags[pa] & OWN) == 0) {
+      return false;
+    }
+    final int s = kids[pa * stride + 1]; // an up leaf: pa is neither the root nor on the right spine
+    final int as = cnt[s];
+    final int ap = cnt[pa];
+    if (as < minArity && ap < minArity) {
+      return false;
+    }
+    leftUnderflows++;
+    localEvict(lf, 0, -1);
+    size--;
+    int ps = SCRATCH + psfx * stride + psfxBase; // suffix(0)
+    if (as >= minArity) { // move: v0 and Π↑(z1) changed, suffix(1) did not
+      final int k = as + 1 - minArity;
+      shiftLeft(pa, 1, k);
+      repair(s);
+      if (ap > 1) {
+        comb(TMP, aggSlot(s), ps + 1);
+        comb(ps, vslot(pa, 0), TMP);
+      } else {
+        comb(ps, vslot(pa, 0), aggSlot(s));
+      }
+      aggCnt[pa] -= k;
+    } else { // merge: suffix(i + 1) is the new suffix(i)
+      merge(pa, 0, 1);
+      ps = SCRATCH + psfx * stride + ++psfxBase;
+      aggCnt[pa] -= 1 + as;
+    }
+    final int dst = aggSlot(pa);
+    cp(dst - 1, ps);
+    final int gp = parent[pa];
+    if (gp != root) {
+      comb(dst, ps, aggSlot(gp));
+    } else {
+      cp(dst, ps);
+    }
+    flags[pa] |= OWN;
+    repair(lf);
     return true;
   }
 
@@ -2120,6 +2259,7 @@ abstract class BTreeCore implements TimedAggregator {
         expectSuffixes(y, above);
         break;
       }
+      expectOwnSuffixes(y, up);
       above = want;
     }
     above = null;
@@ -2165,6 +2305,31 @@ abstract class BTreeCore implements TimedAggregator {
       Object got = p.partial(vslot(sfx, sfxBase + i));
       if (!Objects.deepEquals(got, acc)) {
         fail("suffix fold " + i + " of the left finger " + k + " (" + describe(k) + ") is " + show(got)
+            + ", expected " + show(acc));
+      }
+    }
+  }
+
+  /**
+   * If {@link #psfxNode} is the left-spine node {@code k} and {@code k} keeps {@link #OWN}, the
+   * suffix folds of its own part match {@code v_i ⊕ Π↑(z_{i+1}) ⊕ ... ⊕ v_{a-1} ⊕ Π↑(z_a)}.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void expectOwnSuffixes(int k, Object[] up) {
+    if (psfxNode != k || (flags[k] & OWN) == 0) {
+      return;
+    }
+    AggregateFunction f = fn;
+    if (psfxBase + cnt[k] != stride) {
+      fail("own suffix folds of " + k + " start at " + psfxBase + " for " + cnt[k] + " entries");
+    }
+    Object acc = f.identity();
+    for (int i = cnt[k] - 1; i >= 0; i--) {
+      acc = f.combine(up[kid(k, i + 1)], acc);
+      acc = f.combine(p.partial(vslot(k, i)), acc);
+      Object got = p.partial(vslot(psfx, psfxBase + i));
+      if (!Objects.deepEquals(got, acc)) {
+        fail("own suffix fold " + i + " of left-spine node " + k + " (" + describe(k) + ") is " + show(got)
             + ", expected " + show(acc));
       }
     }

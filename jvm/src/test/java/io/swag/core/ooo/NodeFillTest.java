@@ -20,7 +20,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * distances, slides it (evict at one end, insert at the other), evicts one by one from the old
  * end, then bulk-evicts and bulk-inserts; the invariant checker runs after every operation and the
  * oracle is compared every few. Asserts that the moves ran in each phase and that in-order and
- * reverse-order fills leave the leaves at least 80 % full (splits alone leave them about half full).
+ * reverse-order fills leave the leaves at least 80 % full (splits alone leave them about half full),
+ * and that an in-order slide on a finger tree with a primitive store underflows the left finger
+ * through the shortcut that repairs its parent from the parent's own suffix folds
+ * ({@link BTreeCore#psfx}; the invariant checker verifies those folds after every operation).
  */
 class NodeFillTest {
 
@@ -59,6 +62,7 @@ class NodeFillTest {
       }
       // slide: the old end out, a new entry in
       s0 = t.shifts;
+      long u0 = t.leftUnderflows;
       for (int i = 0; i < N; i++) {
         d.evict(order == Order.REVERSED ? d.oracle.map.lastKey() : d.oracle.map.firstKey());
         step(d, i);
@@ -66,6 +70,9 @@ class NodeFillTest {
         step(d, i);
       }
       assertTrue(t.shifts > s0, what + ": no shift while sliding");
+      if (order == Order.IN_ORDER && t.finger && !t.objectStore) { // the parent's own suffix folds at the left finger
+        assertTrue(t.leftUnderflows > u0, what + ": no underflow at the left finger repaired through the parent's suffix folds");
+      }
       assertTrue(d.oracle.size() > N / 2, what + ": window of " + d.oracle.size() + " after sliding");
       // evict one by one from the old end: only underflow moves shift
       s0 = t.shifts;
