@@ -155,10 +155,18 @@ public final class Layout implements Serializable {
   Object[] values(Row in, Object[] row) {
     boolean named = in.getFieldNames(false) != null;
     for (int i = 0; i < row.length; i++) {
-      Object v = named ? in.getField(fields[usedIdx[i]]) : in.getField(usedIdx[i]);
+      Object v = field(in, named, i);
       row[i] = i == timeSlot ? v : RowContract.normalize(v);
     }
     return row;
+  }
+
+  /**
+   * The value of used column {@code slot} in an input row, as {@link #values} reads it
+   * ({@code named}: the row's fields are named, {@code in.getFieldNames(false) != null}).
+   */
+  Object field(Row in, boolean named, int slot) {
+    return named ? in.getField(fields[usedIdx[slot]]) : in.getField(usedIdx[slot]);
   }
 
   /**

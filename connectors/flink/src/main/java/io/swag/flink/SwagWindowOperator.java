@@ -124,6 +124,12 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient boolean[] accepted;
   /** The one row array refilled for every record when no group keeps an inserted row ({@link WindowGroup#liftsRowsAtInsert}), else null. */
   private transient Object[] rowBuffer;
+  /**
+   * The used-row slot of the value column when a record can go in as its time and value alone
+   * ({@link #insertScalar}: one time group of one scalar function, {@link WindowGroup#scalarColumn}, one
+   * key column and no count group), else -1.
+   */
+  private transient int scalarSlot;
   private transient StreamRecord<Row> reuse;
   /** Per time group and window, and per count group, the result row refilled at each result (see {@link #emit}). */
   private transient Row[][] timeRows;
@@ -281,6 +287,9 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       lifted &= g.liftsRowsAtInsert();
     }
     rowBuffer = lifted ? new Object[layout.used.size()] : null;
+    int sc = groups.size() == 1 && countGroups.isEmpty() ? groups.get(0).scalarColumn() : -1;
+    scalarSlot = sc >= 0 && layout.timeSlot >= 0 && layout.keySlots.length == 1 && layout.valueSlots.length == 1
+        && layout.valueSlots[0] == sc ? sc : -1;
     reuse = new StreamRecord<>(null);
     timeRows = new Row[groups.size()][];
     for (int g = 0; g < timeRows.length; g++) {
@@ -420,6 +429,9 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   public void processElement(StreamRecord<Row> element) throws Exception {
     recordsIn.inc();
     Row in = element.getValue();
+    if (scalarSlot >= 0 && insertScalar(element, in)) {
+      return;
+    }
     Object[] row = rowBuffer != null ? layout.values(in, rowBuffer) : layout.values(in);
     Object key = getCurrentKey();
     String bad = layout.check(row);
@@ -427,13 +439,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       reject(element, bad);
       return;
     }
-    if (!element.hasTimestamp() && !groups.isEmpty() && !sawTimestamp) {
-      throw new IllegalStateException("swag: the input stream has no event-time timestamps, so it has no watermarks "
-          + "either and the time windows would never fire; assign a WatermarkStrategy (with a timestamp assigner) "
-          + "to the input, e.g. stream.assignTimestampsAndWatermarks(WatermarkStrategy"
-          + ".forBoundedOutOfOrderness(...).withTimestampAssigner(...)) (time column '" + layout.spec.time() + "')");
-    }
-    sawTimestamp = true;
+    checkTimestamp(element);
     long t = layout.time(row);
     long wm = watermark();
     int first = queryGroups.accept(t, wm, accepted, acceptMemo);
@@ -476,6 +482,59 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     markDirty(s);
     schedule(s);
+  }
+
+  /**
+   * The first record without an event-time timestamp fails the job (its time windows would never
+   * fire) unless a record with one came before.
+   */
+  private void checkTimestamp(StreamRecord<Row> element) {
+    if (!element.hasTimestamp() && !groups.isEmpty() && !sawTimestamp) {
+      throw new IllegalStateException("swag: the input stream has no event-time timestamps, so it has no watermarks "
+          + "either and the time windows would never fire; assign a WatermarkStrategy (with a timestamp assigner) "
+          + "to the input, e.g. stream.assignTimestampsAndWatermarks(WatermarkStrategy"
+          + ".forBoundedOutOfOrderness(...).withTimestampAssigner(...)) (time column '" + layout.spec.time() + "')");
+    }
+    sawTimestamp = true;
+  }
+
+  /**
+   * A record of a good key, a {@code Long} time and a {@code Double} value that is not NaN, of a key in
+   * the cache, inserted by its time and value alone ({@link StoredWindows#insertDouble}): what the
+   * general path does for it, with no row. Returns false, having done nothing the general path would
+   * not do first, for any other record (a null or another type the row contract converts or rejects,
+   * a key to create, load or take the cold path): the general path takes it.
+   */
+  private boolean insertScalar(StreamRecord<Row> element, Row in) throws Exception {
+    boolean named = in.getFieldNames(false) != null;
+    if (layout.field(in, named, layout.keySlots[0]) == null
+        || !(layout.field(in, named, layout.timeSlot) instanceof Long time)
+        || !(layout.field(in, named, scalarSlot) instanceof Double value) || value.isNaN()) {
+      return false;
+    }
+    checkTimestamp(element);
+    long t = time;
+    long wm = watermark();
+    int first = queryGroups.accept(t, wm, accepted, acceptMemo);
+    if (!queryGroups.late(first)) {
+      KeyState s = states.get(getCurrentKey());
+      if (s == null) {
+        return false;
+      }
+      try {
+        s.time[first].insertDouble(t, value, wm, s.outs[first]);
+      } catch (IllegalArgumentException e) {
+        reject(element, e.getMessage());
+        return true;
+      }
+      insertTime = t;
+      markDirty(s);
+      schedule(s);
+      return true;
+    }
+    lateRecords.inc();
+    output.collect(lateTag, new StreamRecord<>(in, element.getTimestamp()));
+    return true;
   }
 
   /**

@@ -25,27 +25,33 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * A query of one scalar double function in one window (the operator refills one row array per
- * record: no group keeps an inserted row) gives the rows, late records and rejected records of the
- * same window with a second function (a generic product: a new row array per record), per key and
- * window in emission order, in order and out of order, with and without allowed lateness, with
- * object reuse on; records with a NaN value go to the rejected side output on both.
+ * A query of one scalar double function in one window (the operator inserts a record of a cached key
+ * by its time and value alone, {@code insertScalar}, and refills one row array for the others: no
+ * group keeps an inserted row) gives the rows, late records and rejected records of the same window
+ * with a second function (a generic product: a new row array per record), per key and window in
+ * emission order, in order and out of order, with and without allowed lateness, with the key cache
+ * large or of two keys (keys loaded back from state and on the cold path take the general path), keyed
+ * by the value or by a {@code Row}, with object reuse on; records with a NaN or a null value go to the
+ * rejected side output on both.
  */
 class ScalarPathTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();
 
-  @ParameterizedTest(name = "seed {0}, disorder {1}, lateness {2}")
-  @CsvSource({"11, 0, 0", "12, 150, 0", "13, 150, 400"})
-  void oneMaxEqualsTheGeneralPath(long seed, int disorder, long lateness) throws Exception {
+  @ParameterizedTest(name = "seed {0}, disorder {1}, lateness {2}, cache {3}, key layout {4}")
+  @CsvSource({"11, 0, 0, 100000, value", "12, 150, 0, 100000, value", "13, 150, 400, 100000, value",
+      "14, 0, 0, 2, value", "15, 150, 400, 2, value", "16, 150, 400, 100000, row"})
+  void oneMaxEqualsTheGeneralPath(long seed, int disorder, long lateness, int cacheKeys, String keyLayout)
+      throws Exception {
     List<Row> all = TestStreams.generate(seed, 5000, 5, 6, disorder, 200);
     List<Row> input = new ArrayList<>();
     Set<Long> nan = new HashSet<>();
+    Set<Long> nulls = new HashSet<>();
     for (int i = 0; i < all.size(); i++) {
       Row r = all.get(i);
-      if (i % 97 == 5) {
-        r = Row.of(r.getField(0), r.getField(1), Double.NaN, r.getField(3), r.getField(4));
-        nan.add((Long) r.getField(3));
+      if (i % 97 == 5 || i % 89 == 7) { // a NaN, a null value
+        r = Row.of(r.getField(0), r.getField(1), i % 97 == 5 ? Double.NaN : null, r.getField(3), r.getField(4));
+        (i % 97 == 5 ? nan : nulls).add((Long) r.getField(3));
       }
       input.add(r);
     }
@@ -64,9 +70,10 @@ class ScalarPathTest {
     env.getConfig().enableObjectReuse(); // the refilled row must not leak into what the sinks keep
     DataStream<Row> in = env.fromData(input, TestStreams.TYPE).setParallelism(1)
         .assignTimestampsAndWatermarks(TestStreams.watermarks()).setParallelism(1);
-    String run = "scalar-" + seed + "-" + disorder + "-" + lateness;
+    String run = "scalar-" + seed + "-" + disorder + "-" + lateness + "-" + cacheKeys + "-" + keyLayout;
+    SwagFlinkOptions options = SwagFlinkOptions.defaults().withCacheMaxKeys(cacheKeys).withKeyLayout(keyLayout);
     for (String name : new String[] {"lean", "general"}) {
-      SingleOutputStreamOperator<Row> swag = SwagWindows.aggregate(in, name.equals("lean") ? lean : general);
+      SingleOutputStreamOperator<Row> swag = SwagWindows.aggregate(in, name.equals("lean") ? lean : general, options);
       swag.map(Row::copy, swag.getType()).sinkTo(new StaticSink<>(run + name));
       swag.getSideOutput(SwagWindows.lateTag(TestStreams.type()))
           .map(r -> (Long) r.getField(3), org.apache.flink.api.common.typeinfo.Types.LONG).sinkTo(new StaticSink<>(run + name + "-late"));
@@ -83,9 +90,15 @@ class ScalarPathTest {
     Set<Long> late = new HashSet<>(StaticSink.<Long>get(run + "lean-late"));
     assertEquals(new HashSet<>(StaticSink.<Long>get(run + "general-late")), late, "late records");
     assertTrue(!late.isEmpty(), "the input should have records too late for every window");
-    // a NaN value is rejected before the record's lateness is judged (RowContract first)
-    assertEquals(nan, new HashSet<>(StaticSink.<Long>get(run + "lean-rejected")), "rejected records");
-    assertEquals(nan, new HashSet<>(StaticSink.<Long>get(run + "general-rejected")), "rejected records");
+    // a NaN value is rejected before the record's lateness is judged (RowContract first); a null value
+    // by the function (max refuses it), once the record is in time
+    Set<Long> rejected = new HashSet<>(StaticSink.<Long>get(run + "lean-rejected"));
+    assertEquals(new HashSet<>(StaticSink.<Long>get(run + "general-rejected")), rejected, "rejected records");
+    assertTrue(rejected.containsAll(nan), "every NaN rejected");
+    Set<Long> bad = new HashSet<>(nan);
+    bad.addAll(nulls);
+    assertTrue(bad.containsAll(rejected), "only NaN and null values rejected");
+    assertTrue(rejected.stream().anyMatch(nulls::contains), "null values rejected");
     if (lateness > 0) {
       assertTrue(lean1.values().stream().anyMatch(l -> l.size() > 1), "the input should have late updates");
     }

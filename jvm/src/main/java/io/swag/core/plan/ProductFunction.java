@@ -190,6 +190,11 @@ public final class ProductFunction implements AggregateFunction<Object, Object[]
     return fns;
   }
 
+  /** The row position function {@code i} reads ({@code i} without column indices), or -1 for none. */
+  int column(int i) {
+    return columns == null ? i : columns[i];
+  }
+
   /** The input of function {@code i} in an input of the product. */
   Object input(Object value, int i) {
     Object[] row = (Object[]) value;

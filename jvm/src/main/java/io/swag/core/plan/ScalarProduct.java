@@ -126,12 +126,25 @@ public final class ScalarProduct extends ScalarDoubleFunction {
   /** The column value lifted as the function's own store lifts it (DoublePartials), with its checks. */
   private double liftColumn(Object v, long arg) {
     if (v instanceof Double || v instanceof Float) {
-      return op.liftValue(op.checkInput(((Number) v).doubleValue()), arg);
+      return liftDouble(((Number) v).doubleValue(), arg);
     }
     if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
       return op.liftValue((double) ((Number) v).longValue(), arg);
     }
     return op.liftObjectValue(v, arg);
+  }
+
+  /**
+   * The partial of a row whose column holds the {@code Double} {@code v}, lifted with {@code arg}: what
+   * {@link #liftObjectValue} gives for that row (the function's check, then its lift).
+   *
+   * @param v the column's value
+   * @param arg the lift argument (the row's own time)
+   * @return the partial
+   * @throws IllegalArgumentException naming the function if it refuses {@code v} (a NaN)
+   */
+  double liftDouble(double v, long arg) {
+    return op.liftValue(op.checkInput(v), arg);
   }
 
   /** The records of a slice combined in order, as {@link ProductPartials} combines them. */

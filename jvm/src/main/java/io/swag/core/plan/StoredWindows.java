@@ -63,6 +63,10 @@ public final class StoredWindows {
   // slices: the starts of the slices touched since the last flush (sorted, distinct), the stored
   // slices evicted since the last flush
   private final ProductFunction.At at;
+  // a group that lifts rows at insert (WindowGroup.liftsRowsAtInsert): its one function, and the
+  // reused holder of a lifted partial for insertDouble; else null
+  private final ScalarProduct scalar;
+  private final ScalarProduct.Partial lifted;
   private final AlignedStart sliceStart; // a record's slice start, without a division for in-order records
   private long[] touched = NONE;
   private int touchedCount;
@@ -99,6 +103,8 @@ public final class StoredWindows {
     this.kw = slices ? new KeyWindows(g, false, false, true) : g.newKey(false, true);
     this.at = slices ? new ProductFunction.At() : null;
     this.sliceStart = slices ? new AlignedStart(width, 0) : null;
+    this.scalar = g.liftsRowsAtInsert() ? (ScalarProduct) g.fn.aggregated() : null;
+    this.lifted = scalar != null ? new ScalarProduct.Partial() : null;
     kw.setEvictionListener(this::onEvict);
   }
 
@@ -170,6 +176,31 @@ public final class StoredWindows {
       }
       pendingMax = Math.max(pendingMax, t);
     }
+  }
+
+  /**
+   * {@link #insert} of an accepted record whose value column ({@link WindowGroup#scalarColumn}) holds
+   * the {@code Double} {@code v}, for a group that {@link WindowGroup#liftsRowsAtInsert}: the same
+   * effect with no row, the value lifted here ({@link ScalarProduct#liftDouble}) and handed on as its
+   * partial. A value the function refuses throws {@link IllegalArgumentException} before any change.
+   *
+   * @param t the record's time
+   * @param v the record's value in the group's one column
+   * @param watermark the current watermark
+   * @param out receives the emitted rows
+   * @throws IllegalStateException if the group does not lift rows at insert
+   */
+  public void insertDouble(long t, double v, long watermark, KeyWindows.WindowOutput out) {
+    if (scalar == null) {
+      throw new IllegalStateException("insertDouble: the group does not lift rows at insert");
+    }
+    double x = scalar.liftDouble(v, t); // a refused value throws here, before any change
+    long s = sliceStart.floor(t);
+    if (kw.aggregator() instanceof AdaptiveAggregator a && a.fifo() != null && !a.isEmpty() && a.youngestTime() == s) {
+      a.switchToTree(); // a second record in a slice: the tree keeps one entry per slice
+    }
+    kw.insert(s, lifted.set(x), watermark, out); // lifted at once by the ring or tree: the holder is reused
+    touch(s);
   }
 
   /** Starts a new segment of pending rows; drops the segments whose rows are all evicted. */

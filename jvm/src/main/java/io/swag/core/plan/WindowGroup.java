@@ -191,6 +191,16 @@ public final class WindowGroup {
     return storedSlices && fn.aggregated() instanceof ScalarProduct; // storedSlices implies preaggregates()
   }
 
+  /**
+   * The row position of the one column the group's function reads when {@link #liftsRowsAtInsert}
+   * (a record can then go in as that column's value alone, {@link StoredWindows#insertDouble}), else -1.
+   *
+   * @return the value column's position in the rows, or -1
+   */
+  public int scalarColumn() {
+    return liftsRowsAtInsert() ? fn.column(0) : -1;
+  }
+
   static ProductFunction productOf(GroupPlan plan, Map<String, Integer> columnIndex) {
     List<AggregateFunction<?, ?, ?>> fns = new ArrayList<>();
     int[] cols = new int[plan.product().size()];
