@@ -1223,29 +1223,12 @@ abstract class BTreeCore implements TimedAggregator {
     } else if (ar > 0 && t < times[lf * cap]) {
       y = lf;
       i = 0;
-    } else if (hintLeaf >= 0 && t > hintLo && t < hintHi) { // the last searched leaf: no search
-      y = hintLeaf;
-      hintHits++;
-      int b = y * cap;
-      i = cnt[y];
-      while (i > 0 && times[b + i - 1] >= t) {
-        i--;
-      }
-      if (i < cnt[y] && times[b + i] == t) {
-        combineInto(y, i, src);
-        return;
-      }
     } else {
-      y = searchNode(t);
+      y = searchForInsert(t);
       i = sIdx;
       if (sFound) {
         combineInto(y, i, src);
         return;
-      }
-      if ((flags[y] & LEAF) != 0) {
-        hintLeaf = y;
-        hintLo = sLo;
-        hintHi = sHi;
       }
     }
     int a = cnt[y];
@@ -1296,6 +1279,34 @@ abstract class BTreeCore implements TimedAggregator {
     }
     rebalanceForInsert(y);
     repairAggs(rTop, rHitLeft, rHitRight);
+  }
+
+  /**
+   * {@link #searchNode} for an insert inside the window: the hint leaf ({@link #hintLeaf}) if
+   * {@code t} lies strictly between its bounds (scanned from the right), else the search, whose
+   * leaf becomes the hint. Sets {@link #sIdx} and {@link #sFound}.
+   */
+  private int searchForInsert(long t) {
+    int y = hintLeaf;
+    if (y >= 0 && t > hintLo && t < hintHi) {
+      hintHits++;
+      final int b = y * cap;
+      final int a = cnt[y];
+      int i = a;
+      while (i > 0 && times[b + i - 1] >= t) {
+        i--;
+      }
+      sIdx = i;
+      sFound = i < a && times[b + i] == t;
+      return y;
+    }
+    y = searchNode(t);
+    if (!sFound && (flags[y] & LEAF) != 0) {
+      hintLeaf = y;
+      hintLo = sLo;
+      hintHi = sHi;
+    }
+    return y;
   }
 
   /**
