@@ -60,6 +60,12 @@ import java.util.Objects;
  * non-spine nodes do, the root stores its inner aggregate, left- and right-spine nodes their left
  * and right aggregates, and searches start at a finger.
  *
+ * <p>Both keep an insert hint ({@link #hintLeaf}): the leaf the last searching insert landed in and
+ * the times of the nearest entries on either side of it; an insert strictly between them goes to
+ * that leaf without a search. Invariant: while set, the hint is a leaf of the tree and every entry
+ * strictly between its bounds lies in it; every step that moves an entry across a leaf's border
+ * (split, shift, merge, {@code evictInner}, height change, freeing a node, bulk operation) clears it.
+ *
  * <p>{@code combine} is always called with the older (smaller-time) operand on the left.
  */
 abstract class BTreeCore implements TimedAggregator {
