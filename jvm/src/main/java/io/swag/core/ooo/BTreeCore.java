@@ -60,6 +60,12 @@ import java.util.Objects;
  * non-spine nodes do, the root stores its inner aggregate, left- and right-spine nodes their left
  * and right aggregates, and searches start at a finger.
  *
+ * <p>Both keep an insert hint ({@link #hintLeaf}): the leaf the last searching insert landed in and
+ * the times of the nearest entries on either side of it; an insert strictly between them goes to
+ * that leaf without a search. Invariant: while set, the hint is a leaf of the tree and every entry
+ * strictly between its bounds lies in it; every step that moves an entry across a leaf's border
+ * (split, shift, merge, {@code evictInner}, height change, freeing a node, bulk operation) clears it.
+ *
  * <p>{@code combine} is always called with the older (smaller-time) operand on the left.
  */
 abstract class BTreeCore implements TimedAggregator {
@@ -298,6 +304,7 @@ abstract class BTreeCore implements TimedAggregator {
 
   /** Frees one node whose children (if any) live on elsewhere. */
   final void freeNode(int k) {
+    hintLeaf = -1;
     if (objectStore) {
       for (int i = 0, a = cnt[k]; i < a; i++) {
         p.release(vslot(k, i));
@@ -312,6 +319,7 @@ abstract class BTreeCore implements TimedAggregator {
 
   /** Frees a whole dead subtree lazily: O(1) now, its nodes are recycled one by one by {@link #alloc}. */
   final void freeSubtree(int k) {
+    hintLeaf = -1;
     parent[k] = freeHead;
     freeHead = k;
   }
@@ -1036,11 +1044,14 @@ abstract class BTreeCore implements TimedAggregator {
   /**
    * The node holding {@code t}, or the leaf where it belongs. FiBA searches from the nearer finger:
    * up the spine to the first node whose subtree covers {@code t}, then down (O(log d)); the classic
-   * tree searches from the root.
+   * tree searches from the root. Below the left finger's ancestors the nodes are scanned from the
+   * left ({@link #descend}), everywhere else from the right ({@link #descendFromRight}): a late
+   * arrival lands just before the younger entries that arrived before it, so on its path it sits
+   * near the right end of each node (at the right end of most, in a steady stream at one delay).
    */
   final int searchNode(long t) {
     if (!finger || isLeaf(root)) {
-      return descend(root, t);
+      return descendFromRight(root, t, Long.MIN_VALUE, Long.MAX_VALUE);
     }
     int r = root;
     int a = cnt[r];
@@ -1049,52 +1060,94 @@ abstract class BTreeCore implements TimedAggregator {
       while (parent[y] != r && t > time(y, cnt[y] - 1)) {
         y = parent[y];
       }
-      return descend(y, t);
+      return descend(y, t, time(parent[y], 0)); // y is a first child on the left spine: nothing lies to its left
     }
     if (t > time(r, a - 1)) {
       int y = rightFinger;
       while (parent[y] != r && t < time(y, 0)) {
         y = parent[y];
       }
-      return descendFromRight(y, t);
+      int pa = parent[y]; // y is a last child on the right spine: nothing lies to its right
+      return descendFromRight(y, t, time(pa, cnt[pa] - 1), Long.MAX_VALUE);
     }
-    return descend(r, t);
+    return descendFromRight(r, t, Long.MIN_VALUE, Long.MAX_VALUE);
   }
 
   /**
-   * Index found by the last {@link #descend}: the first entry of the returned node with time
-   * {@code >= t}, and whether its time is {@code t}.
+   * Index found by the last {@link #descend} or {@link #descendFromRight}: the first entry of the
+   * returned node with time {@code >= t}, and whether its time is {@code t}. When the node is a
+   * leaf and {@code t} is not in it, {@link #sLo} and {@link #sHi} are the times of the nearest
+   * entries left and right of the leaf ({@code Long.MIN_VALUE} / {@code Long.MAX_VALUE} at the
+   * window's ends): every time strictly between them belongs in that leaf.
    */
   int sIdx;
   boolean sFound;
+  long sLo;
+  long sHi;
 
   /**
-   * {@link #descend} whose first node is scanned from its right end: from the right finger's
-   * ancestors, {@code t} lies near that node's last entries.
+   * The leaf of the last insert that searched ({@link #hintLeaf}, -1 if none) and the times of the
+   * nearest entries on either side of it ({@link #hintLo}, {@link #hintHi}, separators in its
+   * ancestors or the window's ends). An insert at a time strictly between them goes to that leaf
+   * without a search: the entries between the two bounds are exactly the leaf's as long as no
+   * entry crosses a leaf's border, which only the structural steps do (split, shifts, merge, move,
+   * {@code evictInner}, height changes, freeing nodes, the bulk operations); each clears the hint.
+   * Inserts, evictions and combines inside leaves keep it valid (an evicted bound still bounds the
+   * leaf). A stream at a steady delay inserts into one leaf until it rebalances.
    */
-  final int descendFromRight(int y, long t) {
-    int b = y * cap;
-    int i = cnt[y];
-    while (i > 0 && times[b + i - 1] >= t) {
-      i--;
-    }
-    if (i < cnt[y] && times[b + i] == t) {
-      sIdx = i;
-      sFound = true;
-      return y;
-    }
-    if ((flags[y] & LEAF) != 0) {
-      sIdx = i;
-      sFound = false;
-      return y;
-    }
-    return descend(kids[y * stride + i], t);
-  }
+  int hintLeaf = -1;
+  long hintLo;
+  long hintHi;
+  /** Inserts that went to {@link #hintLeaf} without a search (tests read it). */
+  long hintHits;
 
-  final int descend(int y, long t) {
+  /**
+   * {@link #descend} with every node scanned from its right end; {@code lo} and {@code hi} bound
+   * {@code y}'s subtree (entries outside it nearest to it, or the window's ends).
+   */
+  final int descendFromRight(int y, long t, long lo, long hi) {
     final long[] times = this.times;
     final byte[] cnt = this.cnt;
     final int cap = this.cap;
+    while (true) {
+      int b = y * cap;
+      int a = cnt[y];
+      int i = a;
+      while (i > 0 && times[b + i - 1] >= t) {
+        i--;
+      }
+      if (i < a && times[b + i] == t) {
+        sIdx = i;
+        sFound = true;
+        return y;
+      }
+      if ((flags[y] & LEAF) != 0) {
+        sIdx = i;
+        sFound = false;
+        sLo = lo;
+        sHi = hi;
+        return y;
+      }
+      if (i > 0) {
+        lo = times[b + i - 1];
+      }
+      if (i < a) {
+        hi = times[b + i];
+      }
+      y = kids[y * stride + i];
+    }
+  }
+
+  /**
+   * From left-spine node {@code y} (or the root) down to the node holding {@code t} or the leaf
+   * where it belongs, each node scanned from its left end; {@code hi} bounds {@code y}'s subtree on
+   * the right. Sets {@link #sIdx}, {@link #sFound} (and {@link #sLo}, {@link #sHi} at a leaf).
+   */
+  final int descend(int y, long t, long hi) {
+    final long[] times = this.times;
+    final byte[] cnt = this.cnt;
+    final int cap = this.cap;
+    long lo = Long.MIN_VALUE;
     while (true) {
       int b = y * cap;
       int a = cnt[y];
@@ -1110,7 +1163,15 @@ abstract class BTreeCore implements TimedAggregator {
       if ((flags[y] & LEAF) != 0) {
         sIdx = i;
         sFound = false;
+        sLo = lo;
+        sHi = hi;
         return y;
+      }
+      if (i > 0) {
+        lo = times[b + i - 1];
+      }
+      if (i < a) {
+        hi = times[b + i];
       }
       y = kids[y * stride + i];
     }
@@ -1169,7 +1230,7 @@ abstract class BTreeCore implements TimedAggregator {
       y = lf;
       i = 0;
     } else {
-      y = searchNode(t);
+      y = searchForInsert(t);
       i = sIdx;
       if (sFound) {
         combineInto(y, i, src);
@@ -1224,6 +1285,34 @@ abstract class BTreeCore implements TimedAggregator {
     }
     rebalanceForInsert(y);
     repairAggs(rTop, rHitLeft, rHitRight);
+  }
+
+  /**
+   * {@link #searchNode} for an insert inside the window: the hint leaf ({@link #hintLeaf}) if
+   * {@code t} lies strictly between its bounds (scanned from the right), else the search, whose
+   * leaf becomes the hint. Sets {@link #sIdx} and {@link #sFound}.
+   */
+  private int searchForInsert(long t) {
+    int y = hintLeaf;
+    if (y >= 0 && t > hintLo && t < hintHi) {
+      hintHits++;
+      final int b = y * cap;
+      final int a = cnt[y];
+      int i = a;
+      while (i > 0 && times[b + i - 1] >= t) {
+        i--;
+      }
+      sIdx = i;
+      sFound = i < a && times[b + i] == t;
+      return y;
+    }
+    y = searchNode(t);
+    if (!sFound && (flags[y] & LEAF) != 0) {
+      hintLeaf = y;
+      hintLo = sLo;
+      hintHi = sHi;
+    }
+    return y;
   }
 
   /**
@@ -1320,6 +1409,7 @@ abstract class BTreeCore implements TimedAggregator {
 
   /** A new root whose only child is the old root; the old root is now on both spines. */
   final void heightIncrease() {
+    hintLeaf = -1;
     int r = alloc();
     int old = root;
     kids[r * stride] = old;
@@ -1335,6 +1425,7 @@ abstract class BTreeCore implements TimedAggregator {
    * aggregates are left to {@link #repairAggs}. Returns the new sibling.
    */
   final int split(int y) {
+    hintLeaf = -1;
     int z = alloc();
     int a = cnt[y];
     int m = a / 2;
@@ -1422,6 +1513,7 @@ abstract class BTreeCore implements TimedAggregator {
    * sibling is never on the right spine, the node never on the left one).
    */
   final void shiftLeft(int pa, int yi, int k) {
+    hintLeaf = -1;
     shifts++;
     final int y = kids[pa * stride + yi];
     final int l = kids[pa * stride + yi - 1];
@@ -1465,6 +1557,7 @@ abstract class BTreeCore implements TimedAggregator {
    * Structure only, like {@link #shiftLeft}.
    */
   final void shiftRight(int pa, int li, int k) {
+    hintLeaf = -1;
     shifts++;
     final int l = kids[pa * stride + li];
     final int r = kids[pa * stride + li + 1];
@@ -1668,6 +1761,7 @@ abstract class BTreeCore implements TimedAggregator {
    * separating entry into the left one; frees the right one; returns the merged node.
    */
   final int merge(int pa, int ni, int si) {
+    hintLeaf = -1;
     int li = Math.min(ni, si);
     int l = kid(pa, li);
     int r = kid(pa, li + 1);
@@ -1715,6 +1809,7 @@ abstract class BTreeCore implements TimedAggregator {
 
   /** The root has arity 1: its only child becomes the root. */
   final void heightDecrease() {
+    hintLeaf = -1;
     int old = root;
     int c = kid(old, 0);
     root = c;
@@ -1730,6 +1825,7 @@ abstract class BTreeCore implements TimedAggregator {
    * repairs up to {@code node} if rebalancing stopped below it.
    */
   final void evictInner(int node, int idx) {
+    hintLeaf = -1;
     int right = kid(node, idx + 1);
     int leaf;
     int pos;
@@ -2213,6 +2309,7 @@ abstract class BTreeCore implements TimedAggregator {
     if (rf != rightFinger) {
       fail("right finger " + rightFinger + " but the rightmost leaf is " + rf);
     }
+    checkHint();
     if (!finger) { // own parts down the left spine: everything but the first child's subtree
       for (int y = root; !isLeaf(y); y = kid(y, 0)) {
         Object own = f.identity();
@@ -2285,6 +2382,42 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   private int[] upCnt;
+
+  /** The insert hint, if set, is a leaf of the tree and holds every entry strictly between its bounds. */
+  private void checkHint() {
+    int h = hintLeaf;
+    if (h < 0) {
+      return;
+    }
+    if (!isLeaf(h)) {
+      fail("hint " + h + " is not a leaf");
+    }
+    for (int c = h; c != root; c = parent[c]) {
+      int pa = parent[c];
+      if (pa < 0 || kid(pa, childIndex(c)) != c) {
+        fail("hint " + h + " is not in the tree");
+      }
+    }
+    int[] outside = {0};
+    countBetween(root, h, hintLo, hintHi, outside);
+    if (outside[0] != 0) {
+      fail("hint " + h + " (" + hintLo + ", " + hintHi + "): " + outside[0] + " entries between its bounds lie elsewhere");
+    }
+  }
+
+  private void countBetween(int k, int h, long lo, long hi, int[] outside) {
+    for (int i = 0; i < cnt[k]; i++) {
+      long t = time(k, i);
+      if (k != h && t > lo && t < hi) {
+        outside[0]++;
+      }
+    }
+    if (!isLeaf(k)) {
+      for (int i = 0; i <= cnt[k]; i++) {
+        countBetween(kid(k, i), h, lo, hi, outside);
+      }
+    }
+  }
 
   /**
    * If {@link #sfxLeaf} is the left-finger leaf {@code k}, its suffix folds match {@code v_i ⊕ ...

@@ -148,6 +148,7 @@ public final class BulkFingerBTree extends FingerBTree {
 
   @Override
   public int bulkEvict(long t) {
+    hintLeaf = -1; // the bulk passes move entries across leaves
     if (size == 0 || t < time(leftFinger, 0)) {
       return 0;
     }
@@ -476,6 +477,7 @@ public final class BulkFingerBTree extends FingerBTree {
 
   @Override
   public void bulkInsert(long[] ts, double[] values, int from, int len) {
+    hintLeaf = -1; // the bulk passes move entries across leaves
     if (loopBulkInsert) {
       super.bulkInsert(ts, values, from, len);
       return;
@@ -502,6 +504,7 @@ public final class BulkFingerBTree extends FingerBTree {
 
   @Override
   public void bulkInsert(long[] ts, Object[] values, int from, int len) {
+    hintLeaf = -1; // the bulk passes move entries across leaves
     if (loopBulkInsert) {
       super.bulkInsert(ts, values, from, len);
       return;

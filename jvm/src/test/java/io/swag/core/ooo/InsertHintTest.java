@@ -1,0 +1,106 @@
+package io.swag.core.ooo;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.swag.core.Values;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The insert hint ({@code BTreeCore.hintLeaf}: the leaf of the last insert that searched, with the
+ * times bounding it) against the {@link TreeOracle} (a sorted map folded from scratch) with
+ * non-commutative functions, the invariant checker after every operation (which checks that every
+ * entry strictly between the hint's bounds lies in the hint leaf), on the trace that uses it: a
+ * stream at a steady delay d (evict the oldest, insert just below the d youngest entries, as the
+ * out-of-order benchmark does), mixed with inserts at times already present (combined into their
+ * entry through the hint), evictions inside the window (evictInner and rebalancing), single
+ * inserts at the far left, and bulk evictions and bulk insertions (which clear the hint).
+ */
+class InsertHintTest {
+
+  static final int N = 400;
+
+  static Stream<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    for (String a : new String[] {"bfiba2", "bfiba4", "bfiba8", "nbfiba4", "bclassic2", "bclassic4"}) {
+      for (String f : new String[] {"collect", "first", "last"}) {
+        out.add(Arguments.of(a, f));
+      }
+    }
+    return out.stream();
+  }
+
+  @ParameterizedTest(name = "{0} x {1}")
+  @MethodSource("cases")
+  void steadyDelayAgainstOracle(String algorithm, String function) {
+    OooDriver d = new OooDriver(algorithm, function, 0x41E7L ^ algorithm.hashCode() * 31L ^ function.hashCode(), N, true);
+    BTreeCore t = (BTreeCore) d.tree;
+    long seq = 0;
+    long low = 0;
+    long high = 1L << 40;
+    int delay = 37;
+    for (int i = 0; i < N - delay; i++) {
+      put(d, 8 * low++, seq++);
+    }
+    for (int i = 0; i < delay; i++) {
+      put(d, high + i, seq++);
+    }
+    check(d);
+    for (int round = 0; round < 6 * N; round++) {
+      d.evict(d.oracle.map.firstKey());
+      check(d);
+      put(d, 8 * low++, seq++); // just below the `delay` youngest entries
+      check(d);
+      int k = (int) (seq * 7919 % 23);
+      if (k == 0) { // an existing time: combined into its entry
+        Long[] keys = d.oracle.map.keySet().toArray(new Long[0]);
+        put(d, keys[keys.length - 1 - delay - (int) (seq % 5)], seq++);
+        check(d);
+      } else if (k == 1) { // an eviction inside the window, and a new time in the hint's gap
+        Long[] keys = d.oracle.map.keySet().toArray(new Long[0]);
+        d.evict(keys[(int) (seq * 104729 % keys.length)]);
+        check(d);
+        put(d, 8 * (low - 1) + 1 + seq % 7, seq++);
+        check(d);
+      } else if (k == 2) { // far left, then a bulk eviction of a few oldest entries
+        put(d, d.oracle.map.firstKey() - 3, seq++);
+        check(d);
+        Long[] keys = d.oracle.map.keySet().toArray(new Long[0]);
+        long to = keys[1 + (int) (seq % 6)];
+        d.oracle.bulkEvict(to);
+        t.bulkEvict(to);
+        check(d);
+      } else if (k == 3) { // a bulk insert in the hint's gap
+        long[] ts = {8 * low, 8 * low + 1, 8 * low + 2};
+        low++;
+        Object[] vs = new Object[ts.length];
+        for (int i = 0; i < ts.length; i++) {
+          vs[i] = Values.next(d.function, d.rnd, seq++);
+          d.oracle.insert(ts[i], vs[i]);
+        }
+        t.bulkInsert(ts, vs, 0, ts.length);
+        check(d);
+      }
+      while (d.oracle.size() > N) {
+        d.evict(d.oracle.map.firstKey());
+        check(d);
+      }
+    }
+    assertTrue(t.hintHits > N / 2, algorithm + " x " + function + ": " + t.hintHits + " inserts through the hint");
+  }
+
+  private static void put(OooDriver d, long time, long seq) {
+    Object v = Values.next(d.function, d.rnd, seq);
+    d.tree.insert(time, v);
+    d.oracle.insert(time, v);
+  }
+
+  private static void check(OooDriver d) {
+    ((BTreeCore) d.tree).checkInvariants();
+    d.checkAll(1);
+  }
+}
