@@ -65,16 +65,6 @@ public abstract class DoubleFifo extends FifoBase {
    */
   protected abstract double aggregate();
 
-  /**
-   * Appends an element by its partial, already lifted: what {@link #insertArg(Object, long)} does for
-   * an input the function lifts to {@code partial}, without the input's dispatch, check and lift.
-   *
-   * @param partial the partial of the new element
-   */
-  public final void insertPartial(double partial) {
-    push(partial);
-  }
-
   @Override
   public final void insertArg(double value, long arg) {
     push(op.liftValue(op.checkInput(value), arg));

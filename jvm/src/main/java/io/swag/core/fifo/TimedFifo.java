@@ -19,8 +19,6 @@ import java.util.NoSuchElementException;
  */
 public final class TimedFifo implements TimedFifoAggregator, TimedAggregator {
   private final FifoBase inner;
-  /** {@link #inner} when it is a {@link DoubleFifo}, else null. */
-  private final DoubleFifo typed;
   private long[] times = new long[16];
   private int front;
   private int end;
@@ -35,7 +33,6 @@ public final class TimedFifo implements TimedFifoAggregator, TimedAggregator {
       throw new IllegalArgumentException("TimedFifo needs an empty aggregator");
     }
     this.inner = inner;
-    this.typed = inner instanceof DoubleFifo d ? d : null;
   }
 
   private void checkTime(long time) {
@@ -56,25 +53,6 @@ public final class TimedFifo implements TimedFifoAggregator, TimedAggregator {
   private void pushTime(long time) {
     times[end & (times.length - 1)] = time;
     end++;
-  }
-
-  /**
-   * Appends an entry by its partial, already lifted, to an inner {@link DoubleFifo}: what
-   * {@link #insert(long, Object)} does for an input the function lifts to {@code partial}, without
-   * the input's dispatch, check and lift.
-   *
-   * @param time the entry's time (not older than the youngest)
-   * @param partial the entry's partial
-   * @throws IllegalStateException if the inner aggregator is not a {@link DoubleFifo}
-   */
-  public void insertPartial(long time, double partial) {
-    if (typed == null) {
-      throw new IllegalStateException("insertPartial needs a typed in-order aggregator, not '"
-          + inner.algorithm() + "'");
-    }
-    checkTime(time);
-    typed.insertPartial(partial);
-    pushTime(time);
   }
 
   @Override

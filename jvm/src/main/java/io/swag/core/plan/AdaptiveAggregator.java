@@ -433,16 +433,9 @@ public final class AdaptiveAggregator implements TimedAggregator {
 
   /** Moves the FIFO to hold exactly the entries of {@code [from, to]} ({@link #fifoCanAnswer} holds). */
   private void moveFifo(long from, long to) {
-    if (typedFifo != null) { // the ring's partials go in as they are
-      while (fifoEnd != end && t(fifoEnd) <= to) {
-        fifo.insertPartial(t(fifoEnd), parts[fifoEnd & mask()]);
-        fifoEnd++;
-      }
-    } else {
-      while (fifoEnd != end && t(fifoEnd) <= to) {
-        fifo.insert(t(fifoEnd), entry(fifoEnd)); // lifted at once: the holder is reused
-        fifoEnd++;
-      }
+    while (fifoEnd != end && t(fifoEnd) <= to) {
+      fifo.insert(t(fifoEnd), entry(fifoEnd)); // lifted at once: the holder is reused
+      fifoEnd++;
     }
     if (from != Long.MIN_VALUE) {
       fifoFront += fifo.evictUpTo(from - 1);

@@ -9,9 +9,7 @@ import io.swag.core.FifoAggregator;
 import io.swag.core.Swag;
 import io.swag.core.TimedFifoAggregator;
 import java.util.List;
-import java.util.ArrayDeque;
 import java.util.NoSuchElementException;
-import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -110,66 +108,5 @@ class TimedAndErrorsTest {
     }
     assertTrue(w.allocatedPartials() < big / 100, algorithm + " kept " + w.allocatedPartials() + " slots");
     assertEquals(10.0, w.queryDouble());
-  }
-
-  /**
-   * {@link TimedFifo#insertPartial} of the partial a value lifts to ({@code first}, and {@code sum} on
-   * {@code soe}: the value itself) answers what {@link TimedFifo#insert(long, double)} of the value
-   * does, and both answer the oldest value left (the sum of the values left: integers, exact), kept
-   * here in a plain deque, on a seeded trace of inserts and evictions by time.
-   */
-  @ParameterizedTest
-  @MethodSource("algorithms")
-  void insertPartialEqualsInsertOfTheValue(String algorithm) {
-    String fn = algorithm.equals("soe") ? "sum" : "first";
-    if (!(Swag.fifo(algorithm, fn) instanceof DoubleFifo)) {
-      IllegalStateException e = assertThrows(IllegalStateException.class,
-          () -> Swag.timedFifo(algorithm, fn).insertPartial(1, 2.0));
-      assertTrue(e.getMessage().contains(algorithm), e.getMessage());
-      return;
-    }
-    TimedFifo byPartial = Swag.timedFifo(algorithm, fn);
-    TimedFifo byValue = Swag.timedFifo(algorithm, fn);
-    ArrayDeque<long[]> kept = new ArrayDeque<>(); // {time, value bits}
-    SplittableRandom r = new SplittableRandom(7);
-    long t = 0;
-    for (int step = 0; step < 5_000; step++) {
-      if (r.nextInt(3) > 0) {
-        t += r.nextInt(3);
-        double v = r.nextInt(1000) - 500;
-        byPartial.insertPartial(t, v);
-        byValue.insert(t, v);
-        kept.addLast(new long[] {t, Double.doubleToLongBits(v)});
-      } else {
-        long upTo = t - r.nextInt(20);
-        int n = 0;
-        while (!kept.isEmpty() && kept.peekFirst()[0] <= upTo) {
-          kept.pollFirst();
-          n++;
-        }
-        assertEquals(n, byPartial.evictUpTo(upTo));
-        assertEquals(n, byValue.evictUpTo(upTo));
-      }
-      assertEquals(kept.size(), byPartial.size());
-      if (!kept.isEmpty()) {
-        double expected = 0;
-        for (long[] e : kept) {
-          expected += Double.longBitsToDouble(e[1]);
-        }
-        if (fn.equals("first")) {
-          expected = Double.longBitsToDouble(kept.peekFirst()[1]);
-        }
-        assertEquals(expected, byPartial.queryDouble(), "step " + step);
-        assertEquals(expected, byValue.queryDouble(), "step " + step);
-        assertEquals(kept.peekFirst()[0], byPartial.oldestTime());
-      }
-    }
-    if (!kept.isEmpty()) {
-      long youngest = kept.peekLast()[0];
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> byPartial.insertPartial(youngest - 1, 1.0));
-      assertTrue(e.getMessage().contains(Long.toString(youngest - 1)), e.getMessage());
-      assertEquals(kept.size(), byPartial.size(), "a refused entry changes nothing");
-    }
   }
 }
