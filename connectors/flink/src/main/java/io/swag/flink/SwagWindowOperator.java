@@ -444,8 +444,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     long wm = watermark();
     int first = queryGroups.accept(t, wm, accepted, acceptMemo);
     if (queryGroups.late(first)) {
-      lateRecords.inc();
-      output.collect(lateTag, new StreamRecord<>(in, element.getTimestamp()));
+      late(element);
       return;
     }
     KeyState s = states.get(key);
@@ -532,8 +531,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       schedule(s);
       return true;
     }
-    lateRecords.inc();
-    output.collect(lateTag, new StreamRecord<>(in, element.getTimestamp()));
+    late(element);
     return true;
   }
 
@@ -578,6 +576,12 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       }
       dirty.add(s);
     }
+  }
+
+  /** Counts a record too late for every window and sends it to the late side output. */
+  private void late(StreamRecord<Row> element) {
+    lateRecords.inc();
+    output.collect(lateTag, new StreamRecord<>(element.getValue(), element.getTimestamp()));
   }
 
   private void reject(StreamRecord<Row> element, String reason) {

@@ -1296,15 +1296,7 @@ abstract class BTreeCore implements TimedAggregator {
     int y = hintLeaf;
     if (y >= 0 && t > hintLo && t < hintHi) {
       hintHits++;
-      final int b = y * cap;
-      final int a = cnt[y];
-      int i = a;
-      while (i > 0 && times[b + i - 1] >= t) {
-        i--;
-      }
-      sIdx = i;
-      sFound = i < a && times[b + i] == t;
-      return y;
+      return descendFromRight(y, t, hintLo, hintHi); // a leaf: its one node scanned
     }
     y = searchNode(t);
     if (!sFound && (flags[y] & LEAF) != 0) {
@@ -2398,25 +2390,27 @@ abstract class BTreeCore implements TimedAggregator {
         fail("hint " + h + " is not in the tree");
       }
     }
-    int[] outside = {0};
-    countBetween(root, h, hintLo, hintHi, outside);
-    if (outside[0] != 0) {
-      fail("hint " + h + " (" + hintLo + ", " + hintHi + "): " + outside[0] + " entries between its bounds lie elsewhere");
+    int outside = countBetween(root, h, hintLo, hintHi);
+    if (outside != 0) {
+      fail("hint " + h + " (" + hintLo + ", " + hintHi + "): " + outside + " entries between its bounds lie elsewhere");
     }
   }
 
-  private void countBetween(int k, int h, long lo, long hi, int[] outside) {
+  /** Entries strictly between {@code lo} and {@code hi} in the subtree of {@code k} but not in node {@code h}. */
+  private int countBetween(int k, int h, long lo, long hi) {
+    int n = 0;
     for (int i = 0; i < cnt[k]; i++) {
       long t = time(k, i);
       if (k != h && t > lo && t < hi) {
-        outside[0]++;
+        n++;
       }
     }
     if (!isLeaf(k)) {
       for (int i = 0; i <= cnt[k]; i++) {
-        countBetween(kid(k, i), h, lo, hi, outside);
+        n += countBetween(kid(k, i), h, lo, hi);
       }
     }
+    return n;
   }
 
   /**

@@ -148,18 +148,11 @@ public final class StoredWindows {
   public void insert(long t, Object[] row, long watermark, KeyWindows.WindowOutput out) {
     if (slices) {
       long s = sliceStart.floor(t); // floorDiv(t, width) * width
-      if (kw.aggregator() instanceof AdaptiveAggregator a && a.fifo() != null) {
-        if (!a.isEmpty() && a.youngestTime() == s) {
-          a.switchToTree(); // a second record in a slice: the tree keeps one entry per slice
-          insertLifted(s, row, t, watermark, out);
-        } else if (a.keepsInputs()) {
-          // one record per slice so far: the in-order FIFO, which keeps its raw inputs (one object each)
-          kw.insert(s, new ProductFunction.At().set(row, t), watermark, out);
-        } else {
-          insertLifted(s, row, t, watermark, out); // the FIFO keeps lifted partials
-        }
+      if (fifoKeepsInputs(s)) {
+        // one record per slice so far: the in-order FIFO, which keeps its raw inputs (one object each)
+        kw.insert(s, new ProductFunction.At().set(row, t), watermark, out);
       } else {
-        insertLifted(s, row, t, watermark, out);
+        insertLifted(s, row, t, watermark, out); // the FIFO keeps lifted partials, or the tree
       }
       touch(s);
     } else {
@@ -196,11 +189,25 @@ public final class StoredWindows {
     }
     double x = scalar.liftDouble(v, t); // a refused value throws here, before any change
     long s = sliceStart.floor(t);
-    if (kw.aggregator() instanceof AdaptiveAggregator a && a.fifo() != null && !a.isEmpty() && a.youngestTime() == s) {
-      a.switchToTree(); // a second record in a slice: the tree keeps one entry per slice
-    }
+    fifoKeepsInputs(s); // false: a group that lifts rows at insert keeps lifted partials
     kw.insert(s, lifted.set(x), watermark, out); // lifted at once by the ring or tree: the holder is reused
     touch(s);
+  }
+
+  /**
+   * Before a record of slice {@code s}: an adaptive aggregator in FIFO mode whose youngest entry is
+   * already that slice switches to its tree (a second record in a slice: the tree keeps one entry per
+   * slice). Returns whether the aggregator is then a FIFO that keeps its raw inputs.
+   */
+  private boolean fifoKeepsInputs(long s) {
+    if (kw.aggregator() instanceof AdaptiveAggregator a && a.fifo() != null) {
+      if (!a.isEmpty() && a.youngestTime() == s) {
+        a.switchToTree();
+        return false;
+      }
+      return a.keepsInputs();
+    }
+    return false;
   }
 
   /** Starts a new segment of pending rows; drops the segments whose rows are all evicted. */
