@@ -81,6 +81,16 @@ public abstract class DoubleFifo extends FifoBase {
   }
 
   /**
+   * Appends {@code x}, a partial the function lifted and checked already (its
+   * {@link ScalarDoubleFunction#liftValue}), as the youngest element.
+   *
+   * @param x the partial
+   */
+  public final void pushPartial(double x) {
+    push(x);
+  }
+
+  /**
    * The window's partial as {@link #query()} lowers it (the identity when empty): a caller that wants
    * the function's result without the object {@link #query()} makes for it (a product's list).
    *

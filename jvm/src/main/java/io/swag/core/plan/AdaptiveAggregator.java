@@ -3,6 +3,8 @@ package io.swag.core.plan;
 import io.swag.core.AggregateFunction;
 import io.swag.core.Algorithm;
 import io.swag.core.TimedAggregator;
+import io.swag.core.fifo.DoubleFifo;
+import io.swag.core.fifo.FifoBase;
 import io.swag.core.fifo.TimedFifo;
 import java.util.NoSuchElementException;
 
@@ -26,14 +28,19 @@ import java.util.NoSuchElementException;
  * partial, lifted (and so checked) once when inserted, in a {@code double[]} instead of its input: no
  * object is kept per entry (an engine may reuse the holder it inserts, {@link #keepsInputs()}), and
  * the FIFO, the tree bulk-loaded at the switch and {@link #entryBytes} take the partials as they are.
+ * On an algorithm with a typed twin ({@link DoubleFifo}) the FIFO is moved by ring position: the
+ * ring's times decide which entries enter and leave it, the partials go in as they are
+ * ({@link DoubleFifo#pushPartial}) and leave by its plain evict, with no time ring of its own (the
+ * {@link TimedFifo} a FIFO of inputs runs behind) and no holder, check or lift per entry moved.
  */
 public final class AdaptiveAggregator implements TimedAggregator {
   private final Algorithm fifoAlgorithm;
   private final Algorithm treeAlgorithm;
   private final ProductFunction fn;
   private final InputCheck check;
-  private TimedFifo fifo;
-  private io.swag.core.fifo.DoubleFifo typedFifo; // fifo's own typed aggregator (sp != null), null once switched
+  private FifoBase inOrder; // the in-order aggregator, null once switched
+  private TimedFifo fifo; // inOrder with its times, when the FIFO is moved by time (typedFifo == null); else null
+  private DoubleFifo typedFifo; // inOrder when typed (sp != null), moved by ring position; else null
   // a typed FIFO of a function whose combine returns one of its operands (ScalarProduct.selectsOperand): queryOne
   // answers a range of one entry from the ring while the FIFO is empty
   private final boolean oneFromRing;
@@ -94,10 +101,10 @@ public final class AdaptiveAggregator implements TimedAggregator {
       throw new IllegalArgumentException("adaptive: treeAlgorithm '" + treeAlgorithm + "' is not a tree; trees: "
           + Algorithm.TREE_NAMES);
     }
-    io.swag.core.fifo.FifoBase inner = fifoAlgorithm.newFifo(fn.aggregated());
-    this.fifo = new TimedFifo(inner);
+    this.inOrder = fifoAlgorithm.newFifo(fn.aggregated());
     this.sp = fn.aggregated() instanceof ScalarProduct s ? s : null;
-    this.typedFifo = sp != null && inner instanceof io.swag.core.fifo.DoubleFifo d ? d : null;
+    this.typedFifo = sp != null && inOrder instanceof DoubleFifo d ? d : null;
+    this.fifo = typedFifo == null ? new TimedFifo(inOrder) : null;
     this.oneFromRing = typedFifo != null && sp.selectsOperand();
     this.holder = sp != null ? new ScalarProduct.Partial() : null;
     if (sp != null) {
@@ -154,8 +161,8 @@ public final class AdaptiveAggregator implements TimedAggregator {
    *
    * @return the in-order aggregator, or null
    */
-  public TimedFifo fifo() {
-    return fifo;
+  public FifoBase fifo() {
+    return inOrder;
   }
 
   /**
@@ -165,7 +172,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
    * slice where the FIFO would keep one per record.
    */
   public void switchToTree() {
-    if (fifo == null) {
+    if (tree != null) {
       return;
     }
     if (switchListener != null) {
@@ -181,6 +188,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
     }
     t.bulkInsert(ts, vs, 0, n);
     tree = t;
+    inOrder = null;
     fifo = null;
     typedFifo = null;
     times = null;
@@ -364,7 +372,14 @@ public final class AdaptiveAggregator implements TimedAggregator {
       front++;
       n++;
     }
-    fifo.evictUpTo(time);
+    if (typedFifo != null) {
+      while (fifoFront != fifoEnd && fifoFront - front < 0) {
+        typedFifo.evict();
+        fifoFront++;
+      }
+    } else {
+      fifo.evictUpTo(time);
+    }
     if (fifoFront - front < 0) {
       fifoFront = front;
     }
@@ -428,11 +443,15 @@ public final class AdaptiveAggregator implements TimedAggregator {
       return tree.query(from, to);
     }
     moveFifo(from, to);
-    return fifo.query();
+    return inOrder.query();
   }
 
   /** Moves the FIFO to hold exactly the entries of {@code [from, to]} ({@link #fifoCanAnswer} holds). */
   private void moveFifo(long from, long to) {
+    if (typedFifo != null) {
+      moveTyped(from, to);
+      return;
+    }
     while (fifoEnd != end && t(fifoEnd) <= to) {
       fifo.insert(t(fifoEnd), entry(fifoEnd)); // lifted at once: the holder is reused
       fifoEnd++;
@@ -440,6 +459,29 @@ public final class AdaptiveAggregator implements TimedAggregator {
     if (from != Long.MIN_VALUE) {
       fifoFront += fifo.evictUpTo(from - 1);
     }
+  }
+
+  /**
+   * {@link #moveFifo} on the typed FIFO, by ring position: pushes the partials of the pending entries
+   * {@code <= to}, then evicts the FIFO's oldest entries while their ring times are {@code < from}
+   * (the FIFO holds ring positions {@code [fifoFront, fifoEnd)}, oldest first).
+   */
+  private void moveTyped(long from, long to) {
+    DoubleFifo q = typedFifo;
+    int m = mask();
+    long[] ts = times;
+    int e = fifoEnd;
+    while (e != end && ts[e & m] <= to) {
+      q.pushPartial(parts[e & m]);
+      e++;
+    }
+    fifoEnd = e;
+    int f = fifoFront;
+    while (f != e && ts[f & m] < from) {
+      q.evict();
+      f++;
+    }
+    fifoFront = f;
   }
 
   /**

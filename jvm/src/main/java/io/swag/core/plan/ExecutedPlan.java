@@ -88,15 +88,17 @@ public final class ExecutedPlan {
       boolean adaptive = false;
       boolean switched = false;
       TimedAggregator tree = null;
+      String algorithm = a.algorithm();
+      Object structure = a instanceof TimedFifo f ? f.inner() : a;
       if (a instanceof AdaptiveAggregator ad) {
         adaptive = true;
         tree = ad.tree();
         switched = ad.fifo() == null;
-        a = switched ? tree : ad.fifo();
+        algorithm = switched ? tree.algorithm() : ad.fifo().algorithm();
+        structure = switched ? tree : ad.fifo();
       } else if (minArityOf(a) > 0) {
         tree = a;
       }
-      Object structure = a instanceof TimedFifo f ? f.inner() : a;
       List<Integer> windows = new ArrayList<>();
       List<String> names = new ArrayList<>();
       int largest = 0;
@@ -113,7 +115,7 @@ public final class ExecutedPlan {
           range.add(windows.get(i));
         }
       }
-      return new Group(GroupKind.TIME, windows, names, built.algorithm(), a.algorithm(), structure.getClass().getSimpleName(),
+      return new Group(GroupKind.TIME, windows, names, built.algorithm(), algorithm, structure.getClass().getSimpleName(),
           adaptive, switched, tree == null ? null : tree.algorithm(), tree == null ? 0 : minArityOf(tree), slicing,
           sliceMs, windows.get(largest), range);
     }
