@@ -81,8 +81,8 @@ public abstract class DoubleFifo extends FifoBase {
   }
 
   /**
-   * Appends {@code x}, a partial the function lifted and checked already (its
-   * {@link ScalarDoubleFunction#liftValue}), as the youngest element.
+   * Appends {@code x}, a partial of the function lifted and checked already (as {@link #insertArg}
+   * lifts a value), as the youngest element: for a caller that keeps its entries' partials.
    *
    * @param x the partial
    */
