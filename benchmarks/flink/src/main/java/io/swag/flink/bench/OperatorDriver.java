@@ -25,10 +25,10 @@ import org.apache.flink.types.Row;
  * The swag operator alone in one thread: {@link FlinkBench}'s input (16 keys, one record per key and
  * slide of 16 ms, {@code max(v)} in order, window = window/slide x 16 ms) fed to the operator in
  * Flink's {@code KeyedOneInputStreamOperatorTestHarness}, its output replaced by a sink that counts
- * and drops, a watermark every 400,000 records (about the benchmark job's 200 ms). Prints per round
+ * and drops, a watermark every 400,000 records (about the benchmark job's 200 ms) or every given number. Prints per round
  * of 2,000,000 records the thread's CPU ns per record, of which in the watermarks (firing), and
  * allocated bytes per record (the driver's own input {@code Row}, boxes and {@code StreamRecord}
- * included). Arguments: window/slide, rounds. No network,
+ * included). Arguments: window/slide, rounds, optionally the records between two watermarks. No network,
  * source thread or sink: the operator's own cost, with less spread than a job on a shared machine.
  */
 public final class OperatorDriver {
@@ -70,7 +70,7 @@ public final class OperatorDriver {
   /**
    * Runs the driver.
    *
-   * @param a window/slide, rounds
+   * @param a window/slide, rounds, optionally the records between two watermarks (default 400,000)
    * @throws Exception if the operator fails
    */
   @SuppressWarnings("unchecked")
@@ -78,6 +78,7 @@ public final class OperatorDriver {
     long ratio = Long.parseLong(a[0]);
     int rounds = Integer.parseInt(a[1]);
     long n = 2_000_000;
+    long every = a.length > 2 ? Long.parseLong(a[2]) : 400_000;
     RowTypeInfo type = (RowTypeInfo) Types.ROW_NAMED(new String[] {"k", "ts", "v"}, Types.LONG, Types.LONG, Types.DOUBLE);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     DataStream<Row> src = env.fromData(List.of(Row.of(0L, 0L, 0.0)), type)
@@ -107,7 +108,7 @@ public final class OperatorDriver {
         x ^= x >>> 29;
         Row r = Row.of(i % 16, i, (double) Math.floorMod(x >>> 7, 1000));
         h.processElement(new StreamRecord<>(r, i));
-        if (i % 400_000 == 399_999) {
+        if (i % every == every - 1) {
           long f0 = mx.getCurrentThreadCpuTime();
           h.processWatermark(i - 1);
           fire += mx.getCurrentThreadCpuTime() - f0;
