@@ -64,7 +64,10 @@ import java.util.Objects;
  * the times of the nearest entries on either side of it; an insert strictly between them goes to
  * that leaf without a search. Invariant: while set, the hint is a leaf of the tree and every entry
  * strictly between its bounds lies in it; every step that moves an entry across a leaf's border
- * (split, shift, merge, {@code evictInner}, height change, freeing a node, bulk operation) clears it.
+ * (split, shift, merge, {@code evictInner}, height change, freeing a node, bulk operation) clears it,
+ * but for two that set or keep it knowing which entries moved: the rebalancing of the hint leaf
+ * after an insert (the leaf holding the new entry, bounded by it and the next entry) and the left
+ * finger's underflow (a hint right of the finger's sibling).
  *
  * <p>{@code combine} is always called with the older (smaller-time) operand on the left.
  */
