@@ -64,7 +64,10 @@ import java.util.Objects;
  * the times of the nearest entries on either side of it; an insert strictly between them goes to
  * that leaf without a search. Invariant: while set, the hint is a leaf of the tree and every entry
  * strictly between its bounds lies in it; every step that moves an entry across a leaf's border
- * (split, shift, merge, {@code evictInner}, height change, freeing a node, bulk operation) clears it.
+ * (split, shift, merge, {@code evictInner}, height change, freeing a node, bulk operation) clears it,
+ * but for two that set or keep it knowing which entries moved: the rebalancing of the hint leaf
+ * after an insert (the leaf holding the new entry, bounded by it and the next entry) and the left
+ * finger's underflow (a hint right of the finger's sibling).
  *
  * <p>{@code combine} is always called with the older (smaller-time) operand on the left.
  */
@@ -174,6 +177,8 @@ abstract class BTreeCore implements TimedAggregator {
 
   // results of the rebalancing routines (the paper's triple), kept in fields to avoid allocation
   int rTop;
+  /** The new right sibling of the leaf split by the last {@link #rebalanceForInsert}, else -1. */
+  int rSplitLeaf = -1;
   boolean rHitLeft;
   boolean rHitRight;
 
@@ -1093,7 +1098,14 @@ abstract class BTreeCore implements TimedAggregator {
    * entry crosses a leaf's border, which only the structural steps do (split, shifts, merge, move,
    * {@code evictInner}, height changes, freeing nodes, the bulk operations); each clears the hint.
    * Inserts, evictions and combines inside leaves keep it valid (an evicted bound still bounds the
-   * leaf). A stream at a steady delay inserts into one leaf until it rebalances.
+   * leaf). A stream at a steady delay inserts into one leaf until it rebalances; two steps then set
+   * the hint again without a search: an insert that lands at the end of its leaf and rebalances
+   * it ({@link #rehintAfterRebalance}: the leaf now holding the new entry, bounded by the new
+   * entry's time and the old upper bound, between which no entry lies), and the left finger's
+   * underflow ({@link #evictUnderflowAtLeft} and the general path of {@link #evict}: at the leaf
+   * level they move only entries of the finger and its right sibling, all below the left bound of
+   * every leaf right of them, and above it only separators between internal nodes, so such a hint
+   * stays valid).
    */
   int hintLeaf = -1;
   long hintLo;
@@ -1278,13 +1290,52 @@ abstract class BTreeCore implements TimedAggregator {
       }
       if (!finger && i == a && kids[pa * stride + cnt[pa]] == y) {
         // classic: the split rearranges pa's subtree without changing it, the new last entry extends it
+        final boolean hinted = y == hintLeaf;
+        final long hi = hintHi;
         int z = split(y);
         extendUp(pa, vslot(z, cnt[z] - 1), true, true);
+        if (hinted) { // t ends z, and no entry lies between t and the old upper bound
+          hintLeaf = z;
+          hintLo = t;
+          hintHi = hi;
+        }
         return;
       }
     }
+    final boolean hinted = y == hintLeaf; // the search or the hint bounded y
+    final long hi = i < a ? times[y * cap + i + 1] : hintHi; // no entry lies strictly between t and hi
     rebalanceForInsert(y);
     repairAggs(rTop, rHitLeft, rHitRight);
+    if (hinted) {
+      rehintAfterRebalance(y, t, hi);
+    }
+  }
+
+  /**
+   * After an insert of {@code t} into the hint leaf {@code y} and its rebalancing: no entry lies
+   * strictly between {@code t} and {@code hi} (the entry after {@code t} in {@code y}, or the hint's
+   * upper bound if {@code t} ended {@code y}: the hint held every entry between its bounds), so the
+   * leaf that now holds {@code t} ({@code y}, or the new sibling of a split) is a valid hint with
+   * bounds {@code (t, hi)}. If neither holds it (a shift moved it into a sibling or lifted it into
+   * the parent), the hint stays cleared.
+   */
+  private void rehintAfterRebalance(int y, long t, long hi) {
+    int leaf = y;
+    if (!holds(y, t)) {
+      leaf = rSplitLeaf;
+      if (leaf < 0 || !holds(leaf, t)) {
+        return;
+      }
+    }
+    hintLeaf = leaf;
+    hintLo = t;
+    hintHi = hi;
+  }
+
+  /** Whether time {@code t}, an entry of some leaf, lies in leaf {@code k} (leaves hold contiguous runs). */
+  private boolean holds(int k, long t) {
+    final int n = cnt[k];
+    return n > 0 && times[k * cap] <= t && times[k * cap + n - 1] >= t;
   }
 
   /**
@@ -1360,6 +1411,7 @@ abstract class BTreeCore implements TimedAggregator {
   final void rebalanceForInsert(int node) {
     boolean hl = isLeft(node);
     boolean hr = isRight(node);
+    rSplitLeaf = -1;
     while (arity(node) > maxArity) {
       if (node == root) {
         heightIncrease();
@@ -1389,7 +1441,10 @@ abstract class BTreeCore implements TimedAggregator {
           break;
         }
       }
-      split(node);
+      int z = split(node);
+      if ((flags[node] & LEAF) != 0) {
+        rSplitLeaf = z;
+      }
       node = parent[node];
       hl |= isLeft(node);
       hr |= isRight(node);
@@ -1622,13 +1677,34 @@ abstract class BTreeCore implements TimedAggregator {
     }
     size--;
     if ((flags[y] & LEAF) != 0) {
-      localEvict(y, i, -1);
-      rebalanceForEvict(y, -1);
+      evictFromLeaf(y, i, y == lf);
     } else {
       evictInner(y, i);
+      repairAggs(rTop, rHitLeft, rHitRight);
     }
-    repairAggs(rTop, rHitLeft, rHitRight);
     return true;
+  }
+
+  /**
+   * The general path of {@link #evict} for entry {@code i} of leaf {@code y}: local evict,
+   * rebalancing, repairs. At the left finger ({@code atLeft}) an insert hint on another leaf than
+   * the finger and its right sibling is kept: the leaf-level rebalancing moves entries between those
+   * two only, all below the lower bound of any leaf right of them, and the levels above move
+   * separators between internal nodes only.
+   */
+  private void evictFromLeaf(int y, int i, boolean atLeft) {
+    final int h = hintLeaf;
+    final long hLo = hintLo;
+    final long hHi = hintHi;
+    final boolean keep = atLeft && h >= 0 && h != y && y != root && h != kids[parent[y] * stride + 1];
+    localEvict(y, i, -1);
+    rebalanceForEvict(y, -1);
+    repairAggs(rTop, rHitLeft, rHitRight);
+    if (keep) {
+      hintLeaf = h;
+      hintLo = hLo;
+      hintHi = hHi;
+    }
   }
 
   /** Calls of {@link #evictUnderflowAtLeft} that took the shortcut (tests read it). */
@@ -1656,6 +1732,9 @@ abstract class BTreeCore implements TimedAggregator {
       return false;
     }
     leftUnderflows++;
+    final int h = hintLeaf; // a hint right of s: every entry moved below lies below its bounds
+    final long hLo = hintLo;
+    final long hHi = hintHi;
     localEvict(lf, 0, -1);
     size--;
     int ps = SCRATCH + psfx * stride + psfxBase; // suffix(0)
@@ -1685,6 +1764,11 @@ abstract class BTreeCore implements TimedAggregator {
     }
     flags[pa] |= OWN;
     repair(lf);
+    if (h >= 0 && h != lf && h != s) {
+      hintLeaf = h;
+      hintLo = hLo;
+      hintHi = hHi;
+    }
     return true;
   }
 

@@ -93,6 +93,48 @@ class InsertHintTest {
     assertTrue(t.hintHits > N / 2, algorithm + " x " + function + ": " + t.hintHits + " inserts through the hint");
   }
 
+  /**
+   * A plain slide at a steady delay (evict the oldest, insert just below the {@code delay} youngest
+   * entries), the oracle and the invariant checker after every operation: the hint is set again
+   * after the hint leaf rebalances (split or shift, the new entry ending its leaf) and kept through
+   * the left finger's underflow (its move or merge with the right sibling). In the finger trees
+   * with {@code μ >= 4} at a delay beyond the right finger's leaf every insert after the first
+   * rounds goes through the hint (with {@code μ = 2}, and in the classic tree's shifts, the new
+   * entry may move into a sibling, and the next insert searches).
+   */
+  @ParameterizedTest(name = "{0} x {1}")
+  @MethodSource("cases")
+  void plainSlideKeepsTheHint(String algorithm, String function) {
+    for (int delay : new int[] {5, 37, 300}) {
+      OooDriver d = new OooDriver(algorithm, function, 0x5EEDL ^ algorithm.hashCode() * 17L ^ function.hashCode() ^ delay, N, true);
+      BTreeCore t = (BTreeCore) d.tree;
+      long seq = 0;
+      long low = 0;
+      long high = 1L << 40;
+      for (int i = 0; i < 2 * N - delay; i++) {
+        put(d, low++, seq++);
+      }
+      for (int i = 0; i < delay; i++) {
+        put(d, high + i, seq++);
+      }
+      check(d);
+      int rounds = 4 * N;
+      for (int round = 0; round < rounds; round++) {
+        if (round == N) {
+          t.hintHits = 0;
+        }
+        d.evict(d.oracle.map.firstKey());
+        check(d);
+        put(d, low++, seq++);
+        check(d);
+      }
+      long hits = t.hintHits;
+      boolean expectAll = t.finger && t.minArity >= 4 && delay >= 2 * t.maxArity; // the boundary leaf off the right finger
+      assertTrue(!expectAll || hits == rounds - N, algorithm + " x " + function + " d=" + delay + ": " + hits + " of "
+          + (rounds - N) + " inserts through the hint");
+    }
+  }
+
   private static void put(OooDriver d, long time, long seq) {
     Object v = Values.next(d.function, d.rnd, seq);
     d.tree.insert(time, v);
