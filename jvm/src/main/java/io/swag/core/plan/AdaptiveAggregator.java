@@ -53,6 +53,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
   private final ScalarProduct.Partial holder;
   private int front;
   private int end;
+  private long youngest; // t(end - 1) while the ring is not empty (the append path's check reads no old entry)
   private int fifoFront;
   private int fifoEnd;
   private Runnable switchListener; // called once, before the switch discards the ring (listeners in the order set)
@@ -321,7 +322,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
 
   @Override
   public void insert(long time, Object value) {
-    if (tree == null && end != front && time < t(end - 1)) {
+    if (tree == null && end != front && time < youngest) {
       check.check(value, time);
       switchToTree();
     }
@@ -343,6 +344,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
       values[end & mask()] = value;
     }
     times[end & mask()] = time;
+    youngest = time;
     end++;
   }
 
@@ -624,7 +626,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
     if (end == front) {
       throw new NoSuchElementException("youngestTime() of an empty window");
     }
-    return t(end - 1);
+    return youngest;
   }
 
   @Override

@@ -202,7 +202,9 @@ public final class StoredWindows {
     }
     double x = scalar.liftDouble(v, t); // a refused value throws here, before any change
     long s = sliceStart.floor(t);
-    fifoKeepsInputs(s); // false: a group that lifts rows at insert keeps lifted partials
+    if (ring != null && !ring.switched() && !ring.isEmpty() && ring.youngestTime() == s) {
+      ring.switchToTree(); // a second record in a slice (fifoKeepsInputs; its ring keeps lifted partials)
+    }
     kw.insert(s, lifted.set(x), watermark, out); // lifted at once by the ring or tree: the holder is reused
     if (ring != null && !ring.switched()) {
       if (ringMark == Long.MAX_VALUE) {
