@@ -53,9 +53,10 @@ public final class AdaptiveAggregator implements TimedAggregator {
   private final ScalarProduct.Partial holder;
   private int front;
   private int end;
+  private long youngest; // t(end - 1) while the ring is not empty (the append path's check reads no old entry)
   private int fifoFront;
   private int fifoEnd;
-  private Runnable switchListener; // called once, before the switch discards the ring
+  private Runnable switchListener; // called once, before the switch discards the ring (listeners in the order set)
 
   /**
    * A position in the ring for {@link #ceilingTime(long, RingCursor)}: the entry of its last answer
@@ -197,13 +198,18 @@ public final class AdaptiveAggregator implements TimedAggregator {
   }
 
   /**
-   * Sets what runs once, at the switch to the tree, before the ring is discarded (a caller that
-   * reads the ring's times, {@link #forEachTime}, copies them there).
+   * Adds what runs once, at the switch to the tree, before the ring is discarded (a caller that
+   * reads the ring's times, {@link #forEachTime}, copies them there); listeners run in the order
+   * they were added.
    *
-   * @param listener the listener, or null
+   * @param listener the listener
    */
   void setSwitchListener(Runnable listener) {
-    this.switchListener = listener;
+    Runnable before = switchListener;
+    this.switchListener = before == null ? listener : () -> {
+      before.run();
+      listener.run();
+    };
   }
 
   /**
@@ -215,6 +221,31 @@ public final class AdaptiveAggregator implements TimedAggregator {
     for (int i = front; i != end; i++) {
       c.accept(t(i));
     }
+  }
+
+  /**
+   * Visits the ring's entry times {@code >= from}, oldest first; before the switch only. O(log n + visited).
+   *
+   * @param from the smallest time visited
+   * @param c receives each time
+   */
+  void forEachTimeFrom(long from, java.util.function.LongConsumer c) {
+    if (end == front || t(end - 1) < from) {
+      return;
+    }
+    for (int i = ceilingIndex(front, from); i != end; i++) {
+      c.accept(t(i));
+    }
+  }
+
+  /**
+   * The number of ring entries with time {@code >= from}; before the switch only. O(log n).
+   *
+   * @param from the smallest time counted
+   * @return the count
+   */
+  int countFrom(long from) {
+    return end == front || t(end - 1) < from ? 0 : end - ceilingIndex(front, from);
   }
 
   /**
@@ -291,7 +322,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
 
   @Override
   public void insert(long time, Object value) {
-    if (tree == null && end != front && time < t(end - 1)) {
+    if (tree == null && end != front && time < youngest) {
       check.check(value, time);
       switchToTree();
     }
@@ -313,6 +344,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
       values[end & mask()] = value;
     }
     times[end & mask()] = time;
+    youngest = time;
     end++;
   }
 
@@ -594,7 +626,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
     if (end == front) {
       throw new NoSuchElementException("youngestTime() of an empty window");
     }
-    return t(end - 1);
+    return youngest;
   }
 
   @Override

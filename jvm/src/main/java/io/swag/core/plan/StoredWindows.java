@@ -22,7 +22,10 @@ import java.util.List;
  *       plan's FIFO holds slices of one record; a key switches to its tree at its first record that
  *       shares a slice), and the store
  *       one entry per slice: slice start to the slice's partial in its byte form
- *       ({@link ProductPartials#write}). The slices touched since the last flush are noted; a flush
+ *       ({@link ProductPartials#write}). The slices touched since the last flush are noted (those
+ *       {@link #insertDouble} appends to the in-order aggregator's ring by one mark, the start of the
+ *       first: every ring entry from it on; a list for the others, and the ring's run joins the list
+ *       at the flush or at the switch to the tree); a flush
  *       writes each as the tree holds it ({@link io.swag.core.TimedAggregator#entryBytes}: one put
  *       per slice touched, so a late record rewrites only its slice) and removes the written slices
  *       evicted since.
@@ -70,6 +73,12 @@ public final class StoredWindows {
   private final AlignedStart sliceStart; // a record's slice start, without a division for in-order records
   private long[] touched = NONE;
   private int touchedCount;
+  // the in-order aggregator's ring while it holds the slices (null once switched to its tree), and the
+  // start of the first slice insertDouble appended to it since the last flush (Long.MAX_VALUE if none):
+  // every ring entry at or after ringMark was appended since then, so the mark notes them for the flush
+  // instead of one touched entry per slice; the ring's run is moved into touched at a flush or switch
+  private final AdaptiveAggregator ring;
+  private long ringMark = Long.MAX_VALUE;
   private long[] gone = NONE;
   private int goneCount;
   private long maxStored = Long.MIN_VALUE; // the largest slice start ever written
@@ -106,6 +115,10 @@ public final class StoredWindows {
     this.scalar = g.liftsRowsAtInsert() ? (ScalarProduct) g.fn.aggregated() : null;
     this.lifted = scalar != null ? new ScalarProduct.Partial() : null;
     kw.setEvictionListener(this::onEvict);
+    this.ring = slices && kw.aggregator() instanceof AdaptiveAggregator a && !a.switched() ? a : null;
+    if (ring != null) {
+      ring.setSwitchListener(this::absorbRing); // after the windows' own listener: the ring is still whole
+    }
   }
 
   /**
@@ -189,9 +202,27 @@ public final class StoredWindows {
     }
     double x = scalar.liftDouble(v, t); // a refused value throws here, before any change
     long s = sliceStart.floor(t);
-    fifoKeepsInputs(s); // false: a group that lifts rows at insert keeps lifted partials
+    if (ring != null && !ring.switched() && !ring.isEmpty() && ring.youngestTime() == s) {
+      ring.switchToTree(); // a second record in a slice (fifoKeepsInputs; its ring keeps lifted partials)
+    }
     kw.insert(s, lifted.set(x), watermark, out); // lifted at once by the ring or tree: the holder is reused
-    touch(s);
+    if (ring != null && !ring.switched()) {
+      if (ringMark == Long.MAX_VALUE) {
+        ringMark = s; // appended as the ring's youngest entry: the mark notes it (and every slice after it)
+      }
+    } else {
+      touch(s);
+    }
+  }
+
+  /** Notes the ring's slices at or after {@link #ringMark} in {@link #touched} and clears the mark. */
+  private void absorbRing() {
+    long m = ringMark;
+    if (m == Long.MAX_VALUE) {
+      return;
+    }
+    ringMark = Long.MAX_VALUE;
+    ring.forEachTimeFrom(m, this::touch);
   }
 
   /**
@@ -297,6 +328,7 @@ public final class StoredWindows {
   }
 
   private void flushSlices(EntryStore store) throws Exception {
+    absorbRing();
     TimedAggregator agg = kw.aggregator();
     for (int i = 0; i < touchedCount; i++) {
       long s = touched[i];
@@ -548,7 +580,7 @@ public final class StoredWindows {
   /** What waits for the next flush: slices touched (slices), or bytes of pending rows (rows). */
   long heldSinceFlush() {
     if (slices) {
-      return touchedCount;
+      return touchedCount + (ringMark == Long.MAX_VALUE ? 0 : ring.countFrom(ringMark)); // the two may share a few
     }
     long n = pending == null ? 0 : pending.size();
     for (RowCodec.Writer w : segments) {
