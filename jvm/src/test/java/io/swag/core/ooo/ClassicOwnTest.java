@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.swag.core.CountingSum;
-import io.swag.core.Values;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,13 +25,7 @@ class ClassicOwnTest {
   static final int N = 300;
 
   static Stream<Arguments> cases() {
-    List<Arguments> out = new ArrayList<>();
-    for (String a : new String[] {"bclassic2", "bclassic4", "bclassic8"}) {
-      for (String f : new String[] {"collect", "first", "last", "sum"}) {
-        out.add(Arguments.of(a, f));
-      }
-    }
-    return out.stream();
+    return OooDriver.pairs(new String[] {"bclassic2", "bclassic4", "bclassic8"}, new String[] {"collect", "first", "last", "sum"});
   }
 
   @ParameterizedTest(name = "{0} x {1}")
@@ -46,54 +37,44 @@ class ClassicOwnTest {
     long seq = 0;
     // fill in order from base, leaving room below for the left-end rounds
     for (int i = 0; i < N; i++) {
-      put(d, base + 1024L * i, seq++);
+      d.insertAt(base + 1024L * i, seq++);
     }
-    check(d);
+    d.checkTree();
     long low = base;
     long high = base + 1024L * (N - 1);
     int ownSeen = 0;
     for (int round = 0; round < 3 * N; round++) {
       int phase = round / N;
       d.evict(d.oracle.map.firstKey());
-      check(d);
+      d.checkTree();
       if (phase == 0) { // left end: below the oldest entry
         low -= 1024;
-        put(d, low, seq++);
+        d.insertAt(low, seq++);
       } else if (phase == 1) { // distance 17 from the right end
         long[] keys = d.oracle.map.descendingKeySet().stream().limit(18).mapToLong(Long::longValue).toArray();
         long between = keys[17] + 1 + seq % 64;
         if (between >= keys[16]) { // the gap is used up: in order instead
           between = high += 1024;
         }
-        put(d, between, seq++);
+        d.insertAt(between, seq++);
       } else { // in order
         high += 1024;
-        put(d, high, seq++);
+        d.insertAt(high, seq++);
       }
-      check(d);
+      d.checkTree();
       ownSeen += ownOnLeftSpine(t);
       if (round % 7 == 0) { // an eviction inside the window (evictInner, rebalancing at any depth)
         Long[] keys = d.oracle.map.keySet().toArray(new Long[0]);
         d.evict(keys[(int) (seq * 7919 % keys.length)]);
-        check(d);
-        put(d, high += 1024, seq++);
-        check(d);
+        d.checkTree();
+        d.insertAt(high += 1024, seq++);
+        d.checkTree();
       }
     }
     assertEquals(N, d.tree.size());
     assertTrue(ownSeen > 0, algorithm + " x " + function + ": no own part on the left spine");
   }
 
-  private static void put(OooDriver d, long time, long seq) {
-    Object v = Values.next(d.function, d.rnd, seq);
-    d.tree.insert(time, v);
-    d.oracle.insert(time, v);
-  }
-
-  private static void check(OooDriver d) {
-    ((BTreeCore) d.tree).checkInvariants();
-    d.checkAll(1);
-  }
 
   private static int ownOnLeftSpine(BTreeCore t) {
     int c = 0;

@@ -3,8 +3,6 @@ package io.swag.core.ooo;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.swag.core.Values;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -25,13 +23,7 @@ class InsertHintTest {
   static final int N = 400;
 
   static Stream<Arguments> cases() {
-    List<Arguments> out = new ArrayList<>();
-    for (String a : new String[] {"bfiba2", "bfiba4", "bfiba8", "nbfiba4", "bclassic2", "bclassic4"}) {
-      for (String f : new String[] {"collect", "first", "last"}) {
-        out.add(Arguments.of(a, f));
-      }
-    }
-    return out.stream();
+    return OooDriver.pairs(new String[] {"bfiba2", "bfiba4", "bfiba8", "nbfiba4", "bclassic2", "bclassic4"}, new String[] {"collect", "first", "last"});
   }
 
   @ParameterizedTest(name = "{0} x {1}")
@@ -44,36 +36,36 @@ class InsertHintTest {
     long high = 1L << 40;
     int delay = 37;
     for (int i = 0; i < N - delay; i++) {
-      put(d, 8 * low++, seq++);
+      d.insertAt(8 * low++, seq++);
     }
     for (int i = 0; i < delay; i++) {
-      put(d, high + i, seq++);
+      d.insertAt(high + i, seq++);
     }
-    check(d);
+    d.checkTree();
     for (int round = 0; round < 6 * N; round++) {
       d.evict(d.oracle.map.firstKey());
-      check(d);
-      put(d, 8 * low++, seq++); // just below the `delay` youngest entries
-      check(d);
+      d.checkTree();
+      d.insertAt(8 * low++, seq++); // just below the `delay` youngest entries
+      d.checkTree();
       int k = (int) (seq * 7919 % 23);
       if (k == 0) { // an existing time: combined into its entry
         Long[] keys = d.oracle.map.keySet().toArray(new Long[0]);
-        put(d, keys[keys.length - 1 - delay - (int) (seq % 5)], seq++);
-        check(d);
+        d.insertAt(keys[keys.length - 1 - delay - (int) (seq % 5)], seq++);
+        d.checkTree();
       } else if (k == 1) { // an eviction inside the window, and a new time in the hint's gap
         Long[] keys = d.oracle.map.keySet().toArray(new Long[0]);
         d.evict(keys[(int) (seq * 104729 % keys.length)]);
-        check(d);
-        put(d, 8 * (low - 1) + 1 + seq % 7, seq++);
-        check(d);
+        d.checkTree();
+        d.insertAt(8 * (low - 1) + 1 + seq % 7, seq++);
+        d.checkTree();
       } else if (k == 2) { // far left, then a bulk eviction of a few oldest entries
-        put(d, d.oracle.map.firstKey() - 3, seq++);
-        check(d);
+        d.insertAt(d.oracle.map.firstKey() - 3, seq++);
+        d.checkTree();
         Long[] keys = d.oracle.map.keySet().toArray(new Long[0]);
         long to = keys[1 + (int) (seq % 6)];
         d.oracle.bulkEvict(to);
         t.bulkEvict(to);
-        check(d);
+        d.checkTree();
       } else if (k == 3) { // a bulk insert in the hint's gap
         long[] ts = {8 * low, 8 * low + 1, 8 * low + 2};
         low++;
@@ -83,11 +75,11 @@ class InsertHintTest {
           d.oracle.insert(ts[i], vs[i]);
         }
         t.bulkInsert(ts, vs, 0, ts.length);
-        check(d);
+        d.checkTree();
       }
       while (d.oracle.size() > N) {
         d.evict(d.oracle.map.firstKey());
-        check(d);
+        d.checkTree();
       }
     }
     assertTrue(t.hintHits > N / 2, algorithm + " x " + function + ": " + t.hintHits + " inserts through the hint");
@@ -112,37 +104,26 @@ class InsertHintTest {
       long low = 0;
       long high = 1L << 40;
       for (int i = 0; i < 2 * N - delay; i++) {
-        put(d, low++, seq++);
+        d.insertAt(low++, seq++);
       }
       for (int i = 0; i < delay; i++) {
-        put(d, high + i, seq++);
+        d.insertAt(high + i, seq++);
       }
-      check(d);
+      d.checkTree();
       int rounds = 4 * N;
       for (int round = 0; round < rounds; round++) {
         if (round == N) {
           t.hintHits = 0;
         }
         d.evict(d.oracle.map.firstKey());
-        check(d);
-        put(d, low++, seq++);
-        check(d);
+        d.checkTree();
+        d.insertAt(low++, seq++);
+        d.checkTree();
       }
       long hits = t.hintHits;
       boolean expectAll = t.finger && t.minArity >= 4 && delay >= 2 * t.maxArity; // the boundary leaf off the right finger
       assertTrue(!expectAll || hits == rounds - N, algorithm + " x " + function + " d=" + delay + ": " + hits + " of "
           + (rounds - N) + " inserts through the hint");
     }
-  }
-
-  private static void put(OooDriver d, long time, long seq) {
-    Object v = Values.next(d.function, d.rnd, seq);
-    d.tree.insert(time, v);
-    d.oracle.insert(time, v);
-  }
-
-  private static void check(OooDriver d) {
-    ((BTreeCore) d.tree).checkInvariants();
-    d.checkAll(1);
   }
 }

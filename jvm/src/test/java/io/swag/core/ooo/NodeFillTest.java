@@ -3,8 +3,6 @@ package io.swag.core.ooo;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.swag.core.Values;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -32,13 +30,7 @@ class NodeFillTest {
   static final int N = 600;
 
   static Stream<Arguments> cases() {
-    List<Arguments> out = new ArrayList<>();
-    for (String a : Trees.NAMES) {
-      for (String f : new String[] {"collect", "first", "mean"}) {
-        out.add(Arguments.of(a, f));
-      }
-    }
-    return out.stream();
+    return OooDriver.pairs(Trees.NAMES.toArray(new String[0]), new String[] {"collect", "first", "mean"});
   }
 
   @ParameterizedTest(name = "{0} x {1}")

@@ -7,10 +7,14 @@ import io.swag.core.AggregateFunction;
 import io.swag.core.TimedAggregator;
 import io.swag.core.Values;
 import io.swag.core.fn.Functions;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
 
 /**
  * Drives a {@link TimedAggregator} and a {@link TreeOracle} with the same seeded random operations
@@ -167,6 +171,42 @@ final class OooDriver {
     Object v = Values.next(function, rnd, seq++);
     tree.insert(t, v);
     oracle.insert(t, v);
+  }
+
+  /**
+   * Inserts a value of the function at time {@code t} into the tree and the oracle, the value drawn
+   * from the driver's random stream with sequence number {@code n}.
+   *
+   * @param t the time
+   * @param n the sequence number passed to {@link Values#next}
+   */
+  void insertAt(long t, long n) {
+    Object v = Values.next(function, rnd, n);
+    tree.insert(t, v);
+    oracle.insert(t, v);
+  }
+
+  /** The tree's invariants, then every query of {@link #checkAll} at stride 1. */
+  void checkTree() {
+    ((BTreeCore) tree).checkInvariants();
+    checkAll(1);
+  }
+
+  /**
+   * Every pair of an algorithm and a function, as parameterized tests take them.
+   *
+   * @param algorithms the tree algorithms
+   * @param functions the functions
+   * @return one {@code Arguments.of(algorithm, function)} per pair
+   */
+  static Stream<Arguments> pairs(String[] algorithms, String[] functions) {
+    List<Arguments> out = new ArrayList<>();
+    for (String a : algorithms) {
+      for (String f : functions) {
+        out.add(Arguments.of(a, f));
+      }
+    }
+    return out.stream();
   }
 
   void evict(long t) {
