@@ -161,7 +161,8 @@ public final class StoredWindows {
   public void insert(long t, Object[] row, long watermark, KeyWindows.WindowOutput out) {
     if (slices) {
       long s = sliceStart.floor(t); // floorDiv(t, width) * width
-      if (fifoKeepsInputs(s)) {
+      AdaptiveAggregator fifo = fifoFor(s);
+      if (fifo != null && fifo.keepsInputs()) {
         // one record per slice so far: the in-order FIFO, which keeps its raw inputs (one object each)
         kw.insert(s, new ProductFunction.At().set(row, t), watermark, out);
       } else {
@@ -202,11 +203,9 @@ public final class StoredWindows {
     }
     double x = scalar.liftDouble(v, t); // a refused value throws here, before any change
     long s = sliceStart.floor(t);
-    if (ring != null && !ring.switched() && !ring.isEmpty() && ring.youngestTime() == s) {
-      ring.switchToTree(); // a second record in a slice (fifoKeepsInputs; its ring keeps lifted partials)
-    }
+    AdaptiveAggregator fifo = fifoFor(s); // its ring keeps lifted partials
     kw.insert(s, lifted.set(x), watermark, out); // lifted at once by the ring or tree: the holder is reused
-    if (ring != null && !ring.switched()) {
+    if (fifo != null && !fifo.switched()) { // the insert itself switches it for a time behind its youngest
       if (ringMark == Long.MAX_VALUE) {
         ringMark = s; // appended as the ring's youngest entry: the mark notes it (and every slice after it)
       }
@@ -226,19 +225,20 @@ public final class StoredWindows {
   }
 
   /**
-   * Before a record of slice {@code s}: an adaptive aggregator in FIFO mode whose youngest entry is
-   * already that slice switches to its tree (a second record in a slice: the tree keeps one entry per
-   * slice). Returns whether the aggregator is then a FIFO that keeps its raw inputs.
+   * Before a record of slice {@code s}: the adaptive aggregator in FIFO mode ({@link #ring}) whose
+   * youngest entry is already that slice switches to its tree (a second record in a slice: the tree
+   * keeps one entry per slice). Returns the aggregator if it is still in FIFO mode then, else null.
    */
-  private boolean fifoKeepsInputs(long s) {
-    if (kw.aggregator() instanceof AdaptiveAggregator a && a.fifo() != null) {
-      if (!a.isEmpty() && a.youngestTime() == s) {
-        a.switchToTree();
-        return false;
-      }
-      return a.keepsInputs();
+  private AdaptiveAggregator fifoFor(long s) {
+    AdaptiveAggregator a = ring;
+    if (a == null || a.switched()) {
+      return null;
     }
-    return false;
+    if (!a.isEmpty() && a.youngestTime() == s) {
+      a.switchToTree();
+      return null;
+    }
+    return a;
   }
 
   /** Starts a new segment of pending rows; drops the segments whose rows are all evicted. */
