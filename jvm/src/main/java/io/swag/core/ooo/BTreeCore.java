@@ -175,6 +175,19 @@ abstract class BTreeCore implements TimedAggregator {
   int psfxNode = -1;
   int psfxBase;
 
+  /**
+   * Entry offset of the left-finger leaf: its entries sit in slots {@code [lfOff, lfOff + a)} of its
+   * node (times and values alike), every other node's from slot 0. Only the fast eviction of the
+   * oldest entry ({@link #evict}, one more) and a prepend below it that does not overflow the leaf
+   * ({@link #insertLifted}, one less) change it, so neither moves the leaf's other entries;
+   * {@code lfOff + a} stays at most {@code C}. Nonzero only in finger trees with a primitive store,
+   * while the left finger is a non-root leaf. Every other path that reads or writes the leaf's
+   * entries (any other insert or evict, range queries, searches, bulk operations) first moves them
+   * back to slot 0 ({@link #compactLeft}), the one shift that the evictions since deferred; an
+   * append at the right finger whose rebalancing ends below the root keeps it.
+   */
+  int lfOff;
+
   // results of the rebalancing routines (the paper's triple), kept in fields to avoid allocation
   int rTop;
   /** The new right sibling of the leaf split by the last {@link #rebalanceForInsert}, else -1. */
@@ -368,6 +381,24 @@ abstract class BTreeCore implements TimedAggregator {
       da[dst] = da[src];
     } else {
       p.copy(dst, src);
+    }
+  }
+
+  /** Moves the left finger's entries back to slot 0 of its node ({@link #lfOff} = 0); callers check {@code lfOff != 0}. */
+  final void compactLeft() {
+    final int o = lfOff;
+    final int k = leftFinger;
+    final int a = cnt[k];
+    lfOff = 0;
+    final int tb = k * cap;
+    System.arraycopy(times, tb + o, times, tb, a);
+    final int vb = SCRATCH + k * stride;
+    if (df != null) {
+      System.arraycopy(da, vb + o, da, vb, a);
+    } else {
+      for (int j = 0; j < a; j++) {
+        p.copy(vb + j, vb + o + j);
+      }
     }
   }
 
@@ -1235,13 +1266,27 @@ abstract class BTreeCore implements TimedAggregator {
     int rf = rightFinger;
     int ar = cnt[rf];
     int lf = leftFinger;
+    final int o = lfOff;
     if (ar > 0 && t > times[rf * cap + ar - 1]) {
+      if (o != 0 && ar + 2 > maxArity && !rebalancesOnTheRight(rf)) {
+        compactLeft();
+      }
       y = rf;
       i = ar;
-    } else if (ar > 0 && t < times[lf * cap]) {
+    } else if (ar > 0 && t < times[lf * cap + o]) {
+      if (o != 0) {
+        if (cnt[lf] + 2 <= maxArity) { // room before the first entry, and no overflow
+          prependAtOffset(lf, o - 1, t, src);
+          return;
+        }
+        compactLeft();
+      }
       y = lf;
       i = 0;
     } else {
+      if (o != 0) {
+        compactLeft();
+      }
       y = searchForInsert(t);
       i = sIdx;
       if (sFound) {
@@ -1308,6 +1353,41 @@ abstract class BTreeCore implements TimedAggregator {
     repairAggs(rTop, rHitLeft, rHitRight);
     if (hinted) {
       rehintAfterRebalance(y, t, hi);
+    }
+  }
+
+  /**
+   * Whether the rebalancing of the overflowing right finger {@code rf} (not the root) after an
+   * append ends at its parent: that parent has room for a separator, so the finger shifts into its
+   * left sibling (never the left finger: {@link #shiftFromRightFinger}) or splits, and the repairs
+   * stay on the right spine (a root parent's inner aggregate takes the split-off part). The left
+   * finger's entries ({@link #lfOff}) are then not read.
+   */
+  private boolean rebalancesOnTheRight(int rf) {
+    return cnt[parent[rf]] + 2 <= maxArity;
+  }
+
+  /**
+   * An insert below the oldest entry into slot {@code no} ({@code = lfOff - 1}) of the left finger
+   * {@code lf}, a left-spine leaf with room: its {@code Π←} (and suffix folds) take {@code v} by one
+   * combine, as {@link #extendUp} does for a prepend; no entry moves.
+   */
+  private void prependAtOffset(int lf, int no, long t, int src) {
+    lfOff = no;
+    times[lf * cap + no] = t;
+    final int v = SCRATCH + lf * stride + no;
+    cp(v, src);
+    cnt[lf]++;
+    size++;
+    final int dst = v - no + cap;
+    comb(dst, v, dst);
+    aggCnt[lf]++;
+    if (lf == sfxLeaf) { // the new Π← is the new entry's suffix fold
+      if (sfxBase > 0) {
+        cp(SCRATCH + sfx * stride + --sfxBase, dst);
+      } else {
+        sfxLeaf = -1;
+      }
     }
   }
 
@@ -1647,19 +1727,35 @@ abstract class BTreeCore implements TimedAggregator {
     if (size == 0) {
       return false;
     }
-    int y;
-    int i;
-    int lf = leftFinger;
-    if (times[lf * cap] == t) { // the oldest entry: O(1) at the left finger
-      int a = cnt[lf];
+    final int lf = leftFinger;
+    final int o = lfOff;
+    if (times[lf * cap + o] == t) { // the oldest entry: O(1) at the left finger
+      final int a = cnt[lf];
       if (lf == sfxLeaf && a >= minArity && (flags[lf] & LEFT) != 0) { // no underflow: the next suffix fold is the new Π←
-        localEvict(lf, 0, -1);
+        lfOff = o + 1; // the other entries stay where they are
+        cnt[lf] = (byte) (a - 1);
         size--;
         cp(aggSlot(lf), SCRATCH + sfx * stride + ++sfxBase);
         aggCnt[lf] = a - 1;
         return true;
       }
-      if (a == minArity - 1 && (flags[lf] & LEFT) != 0 && evictUnderflowAtLeft(lf)) {
+    }
+    if (o != 0) {
+      compactLeft();
+    }
+    return evictOther(t);
+  }
+
+  /**
+   * {@link #evict} of {@code t} in a non-empty tree whose left finger has no entry offset, past the
+   * fast eviction: the left finger's underflow, the general leaf path, or an inner entry.
+   */
+  private boolean evictOther(long t) {
+    int y;
+    int i;
+    final int lf = leftFinger;
+    if (times[lf * cap] == t) {
+      if (cnt[lf] == minArity - 1 && (flags[lf] & LEFT) != 0 && evictUnderflowAtLeft(lf)) {
         return true;
       }
       if (sfx < 0 && finger && !objectStore && (flags[root] & LEAF) == 0) {
@@ -1975,6 +2071,9 @@ abstract class BTreeCore implements TimedAggregator {
    * climb alone, without searching for the other bound's node.
    */
   final int rangeSlot(long from, long to) {
+    if (lfOff != 0) {
+      compactLeft();
+    }
     p.setIdentity(RES);
     if (size == 0 || from > to) {
       return RES;
@@ -2194,6 +2293,9 @@ abstract class BTreeCore implements TimedAggregator {
     if (size == 0) {
       return null;
     }
+    if (lfOff != 0) {
+      compactLeft();
+    }
     int y = searchNode(time);
     if (!sFound) {
       return null;
@@ -2213,7 +2315,7 @@ abstract class BTreeCore implements TimedAggregator {
     if (size == 0) {
       throw new NoSuchElementException("oldestTime() on an empty window (algorithm '" + name + "')");
     }
-    return time(leftFinger, 0);
+    return times[leftFinger * cap + lfOff];
   }
 
   @Override
@@ -2221,7 +2323,8 @@ abstract class BTreeCore implements TimedAggregator {
     if (size == 0) {
       throw new NoSuchElementException("youngestTime() on an empty window (algorithm '" + name + "')");
     }
-    return time(rightFinger, cnt[rightFinger] - 1);
+    final int rf = rightFinger;
+    return times[rf * cap + (rf == leftFinger ? lfOff : 0) + cnt[rf] - 1];
   }
 
   /** Descends from the root; the last entry {@code >= t} seen on the way down is the smallest. */
@@ -2229,6 +2332,9 @@ abstract class BTreeCore implements TimedAggregator {
   public final long ceilingTime(long t) {
     if (size == 0) {
       return Long.MAX_VALUE;
+    }
+    if (lfOff != 0) {
+      compactLeft();
     }
     final long[] times = this.times;
     long best = Long.MAX_VALUE;
@@ -2353,6 +2459,10 @@ abstract class BTreeCore implements TimedAggregator {
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void checkInvariants() {
     AggregateFunction f = fn;
+    if (lfOff != 0 && (lfOff < 0 || objectStore || !finger || leftFinger == root || !isLeaf(leftFinger)
+        || lfOff + cnt[leftFinger] > cap)) {
+      fail("left finger " + leftFinger + " has entry offset " + lfOff + " for " + cnt[leftFinger] + " entries");
+    }
     if (parent[root] != -1) {
       fail("root " + root + " has parent " + parent[root]);
     }
@@ -2390,7 +2500,7 @@ abstract class BTreeCore implements TimedAggregator {
       for (int y = root; !isLeaf(y); y = kid(y, 0)) {
         Object own = f.identity();
         for (int i = 0; i < cnt[y]; i++) {
-          own = f.combine(own, p.partial(vslot(y, i)));
+          own = f.combine(own, p.partial(ev(y, i)));
           own = f.combine(own, up[kid(y, i + 1)]);
         }
         expectOwn(y, "left", own);
@@ -2402,7 +2512,7 @@ abstract class BTreeCore implements TimedAggregator {
     Object inner = f.identity();
     int innerCnt = 0;
     for (int i = 0; i < cnt[root]; i++) {
-      inner = f.combine(inner, p.partial(vslot(root, i)));
+      inner = f.combine(inner, p.partial(ev(root, i)));
       innerCnt++;
       if (!isLeaf(root) && i + 1 < cnt[root]) {
         inner = f.combine(inner, up[kid(root, i + 1)]);
@@ -2418,7 +2528,7 @@ abstract class BTreeCore implements TimedAggregator {
       Object own = f.identity();
       int ownCnt = 0;
       for (int i = 0; i < cnt[y]; i++) {
-        own = f.combine(own, p.partial(vslot(y, i)));
+        own = f.combine(own, p.partial(ev(y, i)));
         ownCnt++;
         if (!isLeaf(y)) {
           own = f.combine(own, up[kid(y, i + 1)]);
@@ -2444,7 +2554,7 @@ abstract class BTreeCore implements TimedAggregator {
           own = f.combine(own, up[kid(y, i)]);
           ownCnt += upCnt[kid(y, i)];
         }
-        own = f.combine(own, p.partial(vslot(y, i)));
+        own = f.combine(own, p.partial(ev(y, i)));
         ownCnt++;
       }
       Object want = above == null ? own : f.combine(above, own);
@@ -2484,7 +2594,7 @@ abstract class BTreeCore implements TimedAggregator {
   private int countBetween(int k, int h, long lo, long hi) {
     int n = 0;
     for (int i = 0; i < cnt[k]; i++) {
-      long t = time(k, i);
+      long t = et(k, i);
       if (k != h && t > lo && t < hi) {
         n++;
       }
@@ -2512,8 +2622,8 @@ abstract class BTreeCore implements TimedAggregator {
       fail("suffix folds of the left finger " + k + " start at " + sfxBase + " for " + cnt[k] + " entries");
     }
     for (int i = cnt[k] - 1; i >= 0; i--) {
-      acc = f.combine(p.partial(vslot(k, i)), acc);
-      Object got = p.partial(vslot(sfx, sfxBase + i));
+      acc = f.combine(p.partial(ev(k, i)), acc);
+      Object got = p.partial(ev(sfx, sfxBase + i));
       if (!Objects.deepEquals(got, acc)) {
         fail("suffix fold " + i + " of the left finger " + k + " (" + describe(k) + ") is " + show(got)
             + ", expected " + show(acc));
@@ -2537,8 +2647,8 @@ abstract class BTreeCore implements TimedAggregator {
     Object acc = f.identity();
     for (int i = cnt[k] - 1; i >= 0; i--) {
       acc = f.combine(up[kid(k, i + 1)], acc);
-      acc = f.combine(p.partial(vslot(k, i)), acc);
-      Object got = p.partial(vslot(psfx, psfxBase + i));
+      acc = f.combine(p.partial(ev(k, i)), acc);
+      Object got = p.partial(ev(psfx, psfxBase + i));
       if (!Objects.deepEquals(got, acc)) {
         fail("own suffix fold " + i + " of left-spine node " + k + " (" + describe(k) + ") is " + show(got)
             + ", expected " + show(acc));
@@ -2554,7 +2664,7 @@ abstract class BTreeCore implements TimedAggregator {
     if (isLeaf(k) || cnt[k] >= cap) {
       fail(kind + "-spine node " + k + " (" + describe(k) + ") marked OWN but is a leaf or full");
     }
-    Object got = p.partial(vslot(k, cap - 1));
+    Object got = p.partial(ev(k, cap - 1));
     if (!Objects.deepEquals(got, own)) {
       fail("own aggregate of " + kind + "-spine node " + k + " (" + describe(k) + ") is " + show(got)
           + ", expected " + show(own));
@@ -2603,8 +2713,8 @@ abstract class BTreeCore implements TimedAggregator {
           + " classic: off the left spine and the root)");
     }
     for (int i = 0; i < a; i++) {
-      long t = time(k, i);
-      if (i > 0 && time(k, i - 1) >= t) {
+      long t = et(k, i);
+      if (i > 0 && et(k, i - 1) >= t) {
         fail("node " + k + " (" + describe(k) + "): times not increasing at index " + i);
       }
       if ((hasLo && t <= lo) || (hasHi && t >= hi)) {
@@ -2621,7 +2731,7 @@ abstract class BTreeCore implements TimedAggregator {
         fail("leaf " + k + " at depth " + depth + " but another leaf is at depth " + leafDepth[0]);
       }
       for (int i = 0; i < a; i++) {
-        agg = f.combine(agg, p.partial(vslot(k, i)));
+        agg = f.combine(agg, p.partial(ev(k, i)));
       }
     } else {
       for (int i = 0; i <= a; i++) {
@@ -2634,11 +2744,11 @@ abstract class BTreeCore implements TimedAggregator {
         }
         boolean cl = i == 0 ? (k == root || onLeft) : false;
         boolean cr = i == a ? (k == root || onRight) : false;
-        Object sub = checkRec(c, depth + 1, i == 0 ? lo : time(k, i - 1), i == 0 ? hasLo : true,
-            i == a ? hi : time(k, i), i == a ? hasHi : true, cl, cr, leafDepth, count, nodeCount, up);
+        Object sub = checkRec(c, depth + 1, i == 0 ? lo : et(k, i - 1), i == 0 ? hasLo : true,
+            i == a ? hi : et(k, i), i == a ? hasHi : true, cl, cr, leafDepth, count, nodeCount, up);
         agg = f.combine(agg, sub);
         if (i < a) {
-          agg = f.combine(agg, p.partial(vslot(k, i)));
+          agg = f.combine(agg, p.partial(ev(k, i)));
         }
       }
     }
@@ -2655,9 +2765,19 @@ abstract class BTreeCore implements TimedAggregator {
     sb.append(k == root ? "root" : isLeft(k) ? "left spine" : isRight(k) ? "right spine" : "inner");
     sb.append(isLeaf(k) ? " leaf" : " internal").append(", times [");
     for (int i = 0; i < cnt[k]; i++) {
-      sb.append(i > 0 ? " " : "").append(time(k, i));
+      sb.append(i > 0 ? " " : "").append(et(k, i));
     }
     return sb.append(']').toString();
+  }
+
+  /** Time of entry {@code i} of {@code k}, read past the left finger's offset ({@link #lfOff}); for the checker. */
+  private long et(int k, int i) {
+    return times[k * cap + (k == leftFinger ? lfOff : 0) + i];
+  }
+
+  /** Value slot of entry {@code i} of {@code k}, past the left finger's offset; for the checker. */
+  private int ev(int k, int i) {
+    return vslot(k, (k == leftFinger ? lfOff : 0) + i);
   }
 
   static String show(Object o) {
