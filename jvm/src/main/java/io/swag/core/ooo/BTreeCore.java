@@ -28,7 +28,8 @@ import java.util.Objects;
  * capacity (the transient arity {@code 2μ + 1} of an overflowing node holds exactly {@code 2μ}
  * entries), children {@code [k*(C+1), k*(C+1) + C+1)} of {@link #kids}, and partial-aggregate slots
  * {@code [S + k*(C+1), S + k*(C+1) + C]} of the one {@link Partials} store: {@code C} value slots
- * and, last, the node's aggregate slot ({@code S} scratch slots come first). Per node there is
+ * and, last, the node's aggregate slot ({@code S} scratch slots come first); a node's entries start at
+ * its first slot, but the left-finger leaf's may start later ({@link #lfOff}). Per node there is
  * also a parent id, an entry count, a flag byte (leaf, left spine, right spine) and, in finger
  * trees, the number of entries its aggregate covers. Free nodes form a list linked through
  * {@link #parent}. With long times and a one-double partial, that is {@code 20C + 22} bytes per
