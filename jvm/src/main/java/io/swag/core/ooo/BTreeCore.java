@@ -67,8 +67,9 @@ import java.util.Objects;
  * strictly between its bounds lies in it; every step that moves an entry across a leaf's border
  * (split, shift, merge, {@code evictInner}, height change, freeing a node, bulk operation) clears it,
  * but for two that set or keep it knowing which entries moved: the rebalancing of the hint leaf
- * after an insert (the leaf holding the new entry, bounded by it and the next entry) and the left
- * finger's underflow (a hint right of the finger's sibling).
+ * after an insert (the leaf holding the new entry, or starting right after it when it went into a
+ * parent, bounded by it and the next entry) and the left finger's underflow (a hint right of the
+ * finger's sibling). A set hint's bounds lie within its leaf's (a time between them belongs in it).
  *
  * <p>{@code combine} is always called with the older (smaller-time) operand on the left.
  */
@@ -191,8 +192,11 @@ abstract class BTreeCore implements TimedAggregator {
 
   // results of the rebalancing routines (the paper's triple), kept in fields to avoid allocation
   int rTop;
-  /** The new right sibling of the leaf split by the last {@link #rebalanceForInsert}, else -1. */
-  int rSplitLeaf = -1;
+  /**
+   * The leaf that took entries from the leaf rebalanced by the last {@link #rebalanceForInsert}
+   * (the new right sibling of a split, or the sibling a shift filled), else -1.
+   */
+  int rSibLeaf = -1;
   boolean rHitLeft;
   boolean rHitRight;
 
@@ -1131,9 +1135,10 @@ abstract class BTreeCore implements TimedAggregator {
    * {@code evictInner}, height changes, freeing nodes, the bulk operations); each clears the hint.
    * Inserts, evictions and combines inside leaves keep it valid (an evicted bound still bounds the
    * leaf). A stream at a steady delay inserts into one leaf until it rebalances; two steps then set
-   * the hint again without a search: an insert that lands at the end of its leaf and rebalances
-   * it ({@link #rehintAfterRebalance}: the leaf now holding the new entry, bounded by the new
-   * entry's time and the old upper bound, between which no entry lies), and the left finger's
+   * the hint again without a search: an insert into the hint leaf that rebalances
+   * it ({@link #rehintAfterRebalance}: the leaf now holding the new entry, or the one starting
+   * right after it, bounded by the new entry's time and the next entry or the old upper bound,
+   * between which no entry lies), and the left finger's
    * underflow ({@link #evictUnderflowAtLeft} and the general path of {@link #evict}: at the leaf
    * level they move only entries of the finger and its right sibling, all below the left bound of
    * every leaf right of them, and above it only separators between internal nodes, so such a hint
@@ -1395,22 +1400,33 @@ abstract class BTreeCore implements TimedAggregator {
   /**
    * After an insert of {@code t} into the hint leaf {@code y} and its rebalancing: no entry lies
    * strictly between {@code t} and {@code hi} (the entry after {@code t} in {@code y}, or the hint's
-   * upper bound if {@code t} ended {@code y}: the hint held every entry between its bounds), so the
-   * leaf that now holds {@code t} ({@code y}, or the new sibling of a split) is a valid hint with
-   * bounds {@code (t, hi)}. If neither holds it (a shift moved it into a sibling or lifted it into
-   * the parent), the hint stays cleared.
+   * upper bound if {@code t} ended {@code y}: the hint held every entry between its bounds). Only
+   * {@code y} and the leaf that took its entries ({@link #rSibLeaf}: a split's new sibling, or the
+   * sibling a shift filled) changed at the leaf level, so one of them holds {@code t} and is a
+   * valid hint with bounds {@code (t, hi)}, or {@code t} went into a parent as the separator before
+   * the one of them that starts with {@code hi} (in time order {@code t} is followed by {@code hi}):
+   * that leaf, empty between the bounds, is where a time in {@code (t, hi)} goes, and is the hint.
    */
   private void rehintAfterRebalance(int y, long t, long hi) {
     int leaf = y;
     if (!holds(y, t)) {
-      leaf = rSplitLeaf;
+      leaf = rSibLeaf;
       if (leaf < 0 || !holds(leaf, t)) {
-        return;
+        if (startsWith(y, hi)) {
+          leaf = y;
+        } else if (leaf < 0 || !startsWith(leaf, hi)) {
+          return;
+        }
       }
     }
     hintLeaf = leaf;
     hintLo = t;
     hintHi = hi;
+  }
+
+  /** Whether leaf {@code k}'s first entry is at time {@code t}. */
+  private boolean startsWith(int k, long t) {
+    return cnt[k] > 0 && times[k * cap] == t;
   }
 
   /** Whether time {@code t}, an entry of some leaf, lies in leaf {@code k} (leaves hold contiguous runs). */
@@ -1492,7 +1508,7 @@ abstract class BTreeCore implements TimedAggregator {
   final void rebalanceForInsert(int node) {
     boolean hl = isLeft(node);
     boolean hr = isRight(node);
-    rSplitLeaf = -1;
+    rSibLeaf = -1;
     while (arity(node) > maxArity) {
       if (node == root) {
         heightIncrease();
@@ -1504,6 +1520,9 @@ abstract class BTreeCore implements TimedAggregator {
         int l = ni > 0 ? kids[pa * stride + ni - 1] : -1;
         int r = ni < cnt[pa] ? kids[pa * stride + ni + 1] : -1;
         if (l >= 0 && cnt[l] + 1 < maxArity) {
+          if ((flags[node] & LEAF) != 0) {
+            rSibLeaf = l;
+          }
           shiftLeft(pa, ni, maxArity - 1 - cnt[l]);
           repairIfUp(l);
           repairIfUp(node);
@@ -1513,6 +1532,9 @@ abstract class BTreeCore implements TimedAggregator {
           break;
         }
         if (r >= 0 && cnt[r] + 1 < maxArity) {
+          if ((flags[node] & LEAF) != 0) {
+            rSibLeaf = r;
+          }
           shiftRight(pa, ni, maxArity - 1 - cnt[r]);
           repairIfUp(node);
           repairIfUp(r);
@@ -1524,7 +1546,7 @@ abstract class BTreeCore implements TimedAggregator {
       }
       int z = split(node);
       if ((flags[node] & LEAF) != 0) {
-        rSplitLeaf = z;
+        rSibLeaf = z;
       }
       node = parent[node];
       hl |= isLeft(node);
@@ -2570,7 +2592,10 @@ abstract class BTreeCore implements TimedAggregator {
 
   private int[] upCnt;
 
-  /** The insert hint, if set, is a leaf of the tree and holds every entry strictly between its bounds. */
+  /**
+   * The insert hint, if set, is a leaf of the tree, its bounds lie within the leaf's (a time between
+   * them belongs in the leaf), and it holds every entry strictly between them.
+   */
   private void checkHint() {
     int h = hintLeaf;
     if (h < 0) {
@@ -2584,6 +2609,25 @@ abstract class BTreeCore implements TimedAggregator {
       if (pa < 0 || kid(pa, childIndex(c)) != c) {
         fail("hint " + h + " is not in the tree");
       }
+    }
+    long lo = Long.MIN_VALUE; // the leaf's bounds: the separators nearest it, or the window's ends
+    long hi = Long.MAX_VALUE;
+    boolean hasLo = false;
+    boolean hasHi = false;
+    for (int c = h; c != root; c = parent[c]) {
+      int pa = parent[c];
+      int ci = childIndex(c);
+      if (!hasLo && ci > 0) {
+        lo = et(pa, ci - 1);
+        hasLo = true;
+      }
+      if (!hasHi && ci < cnt[pa]) {
+        hi = et(pa, ci);
+        hasHi = true;
+      }
+    }
+    if (hintLo < lo || hintHi > hi) {
+      fail("hint " + h + " (" + hintLo + ", " + hintHi + ") reaches past the leaf's bounds (" + lo + ", " + hi + ")");
     }
     int outside = countBetween(root, h, hintLo, hintHi);
     if (outside != 0) {
