@@ -95,3 +95,38 @@ def test_doc_block_replaced_between_markers(vs, tmp_path, monkeypatch):
     vs.write_doc(f"{vs.BEGIN}\nsecond\n{vs.END}")
     text = doc.read_text()
     assert text.count(vs.SECTION) == 1 and "second" in text and "first" not in text
+
+
+def test_double_build_rewrites_every_int_sum(vs):
+    src = "benchmark(MakeAggregate<Sum<int>>()(0), exp);\nMax<int> m; Sum<int>::identity;\n"
+    out = vs.to_double_sum(src, "benchmark_core.h")
+    assert "Sum<int>" not in out and out.count("Sum<double>") == 2 and "Max<int>" in out
+
+
+def test_double_build_refuses_a_source_without_int_sum(vs):
+    with pytest.raises(SystemExit, match="benchmark_driver.cc"):
+        vs.to_double_sum("benchmark(MakeAggregate<Sum<long>>()(0), exp);\n", "benchmark_driver.cc")
+
+
+def test_only_sum_cases_run_the_double_build(vs):
+    cases = vs.cases(quick=False)
+    sums = [c for c in cases if c.is_sum]
+    assert {c.group for c in sums} >= {"FIFO sum", "OoO sum d=1024", "bulk evict d=0 m=64", "range query"}
+    assert not any(c.is_sum for c in cases if c.group in ("FIFO geomean", "FIFO bloom"))
+
+
+def test_table_rows_with_and_without_the_double_build(vs):
+    meta = {"date": "d", "command": "c", "rounds": 2, "quick": False, "swag_commit": "x", "head": "h",
+            "cpu": "cpu", "cores": 2, "ram_gib": 1, "jdk": "jdk", "gxx": "g++", "uptime_before": "u",
+            "uptime_after": "u", "commands": []}
+    cpp, swag, dbl = vs.summarize([10.0, 12.0]), vs.summarize([9.0, 11.0]), vs.summarize([8.0, 10.0])
+    with_dbl = {"group": "FIFO sum", "label": "daba_lite", "unit": "M rounds/s", "cpp": cpp, "swag": swag,
+                "ratio": vs.ratio(swag, cpp), "cpp_double": dbl, "ratio_double": vs.ratio(swag, dbl)}
+    without = {**with_dbl, "group": "FIFO geomean"}
+    del without["cpp_double"], without["ratio_double"]
+    rows = [ln for ln in vs.markdown(meta, [with_dbl, without], []).splitlines() if ln.startswith("| FIFO")]
+    cells = [[x.strip() for x in r.strip("|").split("|")] for r in rows]
+    assert all(len(c) == 8 for c in cells)
+    assert cells[0][5] == "**0.91** [0.75-1.10]"  # 10 / 11, 9 / 12, 11 / 10
+    assert cells[0][6] == "9 [8-10.0]" and cells[0][7] == "1.11 [0.90-1.38]"  # 10 / 9, 9 / 10, 11 / 8
+    assert cells[1][6:] == ["-", "-"]

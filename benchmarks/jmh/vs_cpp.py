@@ -3,10 +3,12 @@
 
 Builds the C++ reference drivers (from ../shared/baselines/ibm-swag-cpp, or $SWAG_CPP_BASELINE) into a
 scratch folder outside the project tree, then runs each case interleaved, C++, JMH, C++, JMH, ... for
-R rounds, every timed run under the bench lock. Writes a Markdown table of swag/C++ ratios into
-docs/benchmarks.md (between the vs-cpp markers) and the raw figures into docs/bench/vs-cpp.json.
+R rounds, every timed run under the bench lock. Sum cases also run a second build of the reference
+whose `Sum<int>` is `Sum<double>` (swag sums doubles), so both ratios come from the same rounds.
+Writes a Markdown table of swag/C++ ratios into docs/benchmarks.md (between the vs-cpp markers) and
+the raw figures into docs/bench/vs-cpp.json.
 
-Usage: python3 benchmarks/jmh/vs_cpp.py [--quick] [--rounds R] [--only SUBSTRING] [--no-doc]
+Usage: python3 benchmarks/jmh/vs_cpp.py [--quick] [--rounds R] [--only SUBSTRING] [--no-doc] [--no-cpp-double]
 Standard library only (Python 3.11).
 """
 from __future__ import annotations
@@ -44,6 +46,8 @@ TARGETS = {
     "bulk_evict_insert_benchmark": "bulk_evict_insert_benchmark_driver",
     "shared": "shared_benchmark_driver",
 }
+# files of the reference whose `Sum<int>` the double build rewrites to `Sum<double>`
+DOUBLE_SUM_FILES = ("src/benchmark_core.h", "src/benchmark_driver.cc")
 JMH_TIMING = ["-f", "1", "-wi", "2", "-i", "3", "-w", "1s", "-r", "1s"]
 JMH_TIMING_QUICK = ["-f", "1", "-wi", "1", "-i", "1", "-w", "1s", "-r", "1s"]
 
@@ -67,6 +71,10 @@ class Case:
     jmh_params: dict[str, str]
     jmh_items_per_op: int = 1
     unit: str = "M rounds/s"
+
+    @property
+    def is_sum(self) -> bool:
+        return self.jmh_params.get("function") == "sum"
 
     @property
     def key(self) -> str:
@@ -228,9 +236,20 @@ def source_hash(src: Path) -> str:
     return h.hexdigest()[:12]
 
 
-def build_reference(src: Path) -> Path:
-    """Copies the sources to $TMPDIR/swag-cpp-ref-<hash> and makes the drivers there; returns bin/."""
-    scratch = Path(tempfile.gettempdir()) / f"swag-cpp-ref-{source_hash(src)}"
+def to_double_sum(text: str, name: str) -> str:
+    """The source with every `Sum<int>` as `Sum<double>`; an error when it has none (the reference changed)."""
+    if "Sum<int>" not in text:
+        raise SystemExit(f"no Sum<int> in the reference's {name}: cannot make its double build")
+    return text.replace("Sum<int>", "Sum<double>")
+
+
+def build_reference(src: Path, double_sum: bool = False) -> Path:
+    """Copies the sources to $TMPDIR/swag-cpp-ref-<hash>[-double] and makes the drivers there; returns bin/.
+
+    With double_sum, the copy's `Sum<int>` (DOUBLE_SUM_FILES) becomes `Sum<double>` before the build.
+    """
+    suffix = "-double" if double_sum else ""
+    scratch = Path(tempfile.gettempdir()) / f"swag-cpp-ref-{source_hash(src)}{suffix}"
     cpp = scratch / "cpp"
     bindir = cpp / "bin"
     if all((bindir / b).exists() for b in TARGETS.values()):
@@ -238,8 +257,13 @@ def build_reference(src: Path) -> Path:
         return bindir
     if REPO in scratch.resolve().parents:
         raise SystemExit("refusing to build the reference inside the project tree")
-    print(f"[vs-cpp] building the C++ reference into {scratch} (a few minutes)", flush=True)
+    print(f"[vs-cpp] building the C++ reference{' (Sum<double>)' if double_sum else ''} into {scratch} "
+          "(a few minutes)", flush=True)
     shutil.copytree(src, scratch, dirs_exist_ok=True)
+    if double_sum:
+        for name in DOUBLE_SUM_FILES:
+            f = cpp / name
+            f.write_text(to_double_sum(f.read_text(), name))
     bindir.mkdir(parents=True, exist_ok=True)
     jobs = str(min(2, os.cpu_count() or 1))
     log = scratch / "build.log"
@@ -377,13 +401,17 @@ def markdown(meta: dict, results: list[dict], mem: list[dict]) -> str:
              f"(HEAD {meta['head']}).",
              f"Machine: {meta['cpu']}, {meta['cores']} cores, {meta['ram_gib']} GiB RAM; {meta['jdk']}; {meta['gxx']}.",
              f"Load before: `{meta['uptime_before']}`; after: `{meta['uptime_after']}`.", "",
-             "| case | algorithm: swag (C++) | unit | C++ median [min-max] | swag median [min-max] | swag/C++ [range] |",
-             "| --- | --- | --- | ---: | ---: | ---: |"]
+             "| case | algorithm: swag (C++) | unit | C++ median [min-max] | swag median [min-max] | swag/C++ [range] "
+             "| C++ `Sum<double>` median [min-max] | swag/C++ `Sum<double>` [range] |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in results:
         c, s, q = r["cpp"], r["swag"], r["ratio"]
+        cd, qd = r.get("cpp_double"), r.get("ratio_double")
+        dbl = (f"| {fmt(cd['median'])} [{fmt(cd['min'])}-{fmt(cd['max'])}] "
+               f"| {qd['median']:.2f} [{qd['low']:.2f}-{qd['high']:.2f}] |") if cd and qd else "| - | - |"
         lines.append(f"| {r['group']} | {r['label']} | {r['unit']} | {fmt(c['median'])} [{fmt(c['min'])}-{fmt(c['max'])}] "
                      f"| {fmt(s['median'])} [{fmt(s['min'])}-{fmt(s['max'])}] "
-                     f"| **{q['median']:.2f}** [{q['low']:.2f}-{q['high']:.2f}] |")
+                     f"| **{q['median']:.2f}** [{q['low']:.2f}-{q['high']:.2f}] {dbl}")
     if mem:
         lines += ["", "| memory, sum, n | algorithm: swag (C++) | C++ peak RSS growth (B/entry) "
                       "| swag live heap growth (B/entry) | swag/C++ |",
@@ -394,7 +422,8 @@ def markdown(meta: dict, results: list[dict], mem: list[dict]) -> str:
     for f in meta.get("failed", []):
         lines.append(f"\nFailed: {f}")
     lines += ["", "Commands of the last round (under `flock /tmp/swag-bench.lock`; `bin/` is the reference's build "
-              "folder; the C++ rounds, iterations - window, are resized after a run outside 0.7-4 s):", "", "```"]
+              "folder; the C++ rounds, iterations - window, are resized after a run outside 0.7-4 s; a sum case "
+              "runs the same C++ command from the `Sum<double>` build's `bin/` too):", "", "```"]
     lines += meta["commands"]
     lines += ["```", "", END]
     return "\n".join(lines)
@@ -419,6 +448,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="run only cases whose 'group | label' contains this (prints; docs/ untouched)")
     ap.add_argument("--no-doc", action="store_true", help="print the table; do not touch docs/")
     ap.add_argument("--no-memory", action="store_true", help="skip the memory-per-entry case")
+    ap.add_argument("--no-cpp-double", action="store_true",
+                    help="skip the reference's Sum<double> build (sum cases run it by default)")
     ap.add_argument("--lock", default=os.environ.get("BENCH_LOCK", "flock /tmp/swag-bench.lock"),
                     help="command prefix for every timed run (default: flock /tmp/swag-bench.lock)")
     ap.add_argument("--lock-hold", type=float, default=150.0,
@@ -436,12 +467,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[vs-cpp] no {JAR}: build it first (make build)", file=sys.stderr)
         return 2
     bindir = build_reference(src)
+    dbl_bindir = None if a.no_cpp_double else build_reference(src, double_sum=True)
     lock = shlex.split(a.lock)
     todo = [c for c in cases(a.quick) if not a.only or any(o in c.key for o in a.only)]
     meta = machine()
     meta.update({"quick": a.quick, "rounds": a.rounds, "uptime_before": uptime(),
                  "command": " ".join(["python3 benchmarks/jmh/vs_cpp.py", *(argv if argv is not None else sys.argv[1:])]),
-                 "cpp_build": str(bindir)})
+                 "cpp_build": str(bindir), "cpp_double_build": str(dbl_bindir) if dbl_bindir else None})
     print(f"[vs-cpp] {len(todo)} cases x {a.rounds} rounds; load {meta['uptime_before']}", flush=True)
     results, commands, failed, mem = [], [], [], []
     holder = Holder(lock_path(lock) if a.lock_hold > 0 else None, a.lock_hold)
@@ -449,7 +481,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="swag-vs-cpp-") as tmp:
         work = Path(tmp)
         for i, c in enumerate(todo, 1):
-            cpp_runs, swag_runs, cpp_rounds = [], [], []
+            cpp_runs, swag_runs, cpp_rounds, dbl_runs = [], [], [], []
+            with_dbl = dbl_bindir is not None and c.is_sum
             per_run = [] if holder.path else lock
             try:
                 holder.acquire()
@@ -458,10 +491,14 @@ def main(argv: list[str] | None = None) -> int:
                     rate, runtime = run_cpp(c, bindir, per_run)
                     cpp_runs.append(rate)
                     cpp_rounds.append(c.cpp_rounds)
+                    dbl = ""
+                    if with_dbl:
+                        dbl_runs.append(run_cpp(c, dbl_bindir, per_run)[0])
+                        dbl = f", C++ Sum<double> {dbl_runs[-1]:.3g}"
                     c.cpp_rounds = resize_rounds(c.cpp_rounds, runtime)
                     swag_runs.append(run_jmh(c, per_run, a.quick, work))
                     print(f"[vs-cpp] {i}/{len(todo)} {c.key} round {rnd + 1}: C++ {cpp_runs[-1]:.3g} "
-                          f"({runtime:.2f} s), swag {swag_runs[-1]:.3g} {c.unit} ({time.monotonic() - t0:.0f} s)",
+                          f"({runtime:.2f} s){dbl}, swag {swag_runs[-1]:.3g} {c.unit} ({time.monotonic() - t0:.0f} s)",
                           flush=True)
             except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
                 print(f"[vs-cpp] {c.key} FAILED: {e}", file=sys.stderr, flush=True)
@@ -470,10 +507,13 @@ def main(argv: list[str] | None = None) -> int:
             finally:
                 holder.release()
             cs, ss = summarize(cpp_runs), summarize(swag_runs)
-            results.append({"group": c.group, "label": c.label, "unit": c.unit, "cpp": cs, "swag": ss,
-                            "ratio": ratio(ss, cs), "window": c.window, "cpp_rounds": cpp_rounds,
-                            "cpp_argv": last_cpp,
-                            "jmh_argv": c.jmh_argv(Path("out.json"), a.quick)})
+            row = {"group": c.group, "label": c.label, "unit": c.unit, "cpp": cs, "swag": ss,
+                   "ratio": ratio(ss, cs), "window": c.window, "cpp_rounds": cpp_rounds,
+                   "cpp_argv": last_cpp, "jmh_argv": c.jmh_argv(Path("out.json"), a.quick)}
+            if dbl_runs:
+                row["cpp_double"] = summarize(dbl_runs)
+                row["ratio_double"] = ratio(ss, row["cpp_double"])
+            results.append(row)
             commands.append(" ".join(last_cpp))
             commands.append(" ".join(shlex.quote(x) for x in c.jmh_argv(Path("out.json"), a.quick)
                                      ).replace(str(JAR), "benchmarks/jmh/target/benchmarks.jar"))
