@@ -389,7 +389,14 @@ abstract class BTreeCore implements TimedAggregator {
     }
   }
 
-  /** Moves the left finger's entries back to slot 0 of its node ({@link #lfOff} = 0); callers check {@code lfOff != 0}. */
+  /** {@link #compactLeft} if the left finger's entries sit at an offset. */
+  final void compactLeftIfOffset() {
+    if (lfOff != 0) {
+      compactLeft();
+    }
+  }
+
+  /** Moves the left finger's entries back to slot 0 of its node ({@link #lfOff} = 0); callers check {@code lfOff != 0} ({@link #compactLeftIfOffset}). */
   final void compactLeft() {
     final int o = lfOff;
     final int k = leftFinger;
@@ -1290,9 +1297,7 @@ abstract class BTreeCore implements TimedAggregator {
       y = lf;
       i = 0;
     } else {
-      if (o != 0) {
-        compactLeft();
-      }
+      compactLeftIfOffset();
       y = searchForInsert(t);
       i = sIdx;
       if (sFound) {
@@ -1763,9 +1768,7 @@ abstract class BTreeCore implements TimedAggregator {
         return true;
       }
     }
-    if (o != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     return evictOther(t);
   }
 
@@ -2094,9 +2097,7 @@ abstract class BTreeCore implements TimedAggregator {
    * climb alone, without searching for the other bound's node.
    */
   final int rangeSlot(long from, long to) {
-    if (lfOff != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     p.setIdentity(RES);
     if (size == 0 || from > to) {
       return RES;
@@ -2316,9 +2317,7 @@ abstract class BTreeCore implements TimedAggregator {
     if (size == 0) {
       return null;
     }
-    if (lfOff != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     int y = searchNode(time);
     if (!sFound) {
       return null;
@@ -2356,9 +2355,7 @@ abstract class BTreeCore implements TimedAggregator {
     if (size == 0) {
       return Long.MAX_VALUE;
     }
-    if (lfOff != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     final long[] times = this.times;
     long best = Long.MAX_VALUE;
     int y = root;

@@ -172,9 +172,7 @@ public final class BulkFingerBTree extends FingerBTree {
       }
       return k;
     }
-    if (lfOff != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     dropOwn();
     // ---- step 1: boundary search
     int y = leftFinger;
@@ -588,9 +586,7 @@ public final class BulkFingerBTree extends FingerBTree {
     tlLen = 0;
     touchedLen = 0;
     dirtyLen = 0;
-    if (lfOff != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     dropOwn(); // the passes edit spine nodes in place; step 3 recomputes them in full
     // ---- step 1: insertion sites search, in time order, each from the previous site
     if (size > 0 && ts[from] > youngestTime()) {
