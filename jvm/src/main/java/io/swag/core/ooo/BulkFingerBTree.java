@@ -168,7 +168,7 @@ public final class BulkFingerBTree extends FingerBTree {
     }
     if (k < fc && k <= SMALL_BULK_EVICT) {
       for (int i = 0; i < k; i++) {
-        evict(times[leftFinger * cap + lfOff]); // a slow evict moves the finger's entries
+        evict(oldestTime()); // a slow evict moves the finger's entries
       }
       return k;
     }
