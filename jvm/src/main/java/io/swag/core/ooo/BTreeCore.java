@@ -178,6 +178,18 @@ abstract class BTreeCore implements TimedAggregator {
   int psfxBase;
 
   /**
+   * The same suffix folds, in the detached node {@code gsfx}, of the own part of the left finger's
+   * grandparent {@code gsfxNode} (a non-root left-spine node), under the same validity rule (a
+   * node id that holds one of the two fold sets forgets the other when it gets it). When the left
+   * finger's merge underflows its parent, {@link #evictUnderflowAtLeftParent} rebalances the parent
+   * with its sibling and repairs the grandparent in O(1): a move changes only its {@code v_0} and
+   * {@code Π↑(z_1)}, a merge drops them.
+   */
+  int gsfx = -1;
+  int gsfxNode = -1;
+  int gsfxBase;
+
+  /**
    * Entry offset of the left-finger leaf: its entries sit in slots {@code [lfOff, lfOff + a)} of its
    * node (times and values alike), every other node's from slot 0. Only the fast eviction of the
    * oldest entry ({@link #evict}, one more) and a prepend below it that does not overflow the leaf
@@ -389,7 +401,14 @@ abstract class BTreeCore implements TimedAggregator {
     }
   }
 
-  /** Moves the left finger's entries back to slot 0 of its node ({@link #lfOff} = 0); callers check {@code lfOff != 0}. */
+  /** {@link #compactLeft} if the left finger's entries sit at an offset. */
+  final void compactLeftIfOffset() {
+    if (lfOff != 0) {
+      compactLeft();
+    }
+  }
+
+  /** Moves the left finger's entries back to slot 0 of its node ({@link #lfOff} = 0); callers check {@code lfOff != 0} ({@link #compactLeftIfOffset}). */
   final void compactLeft() {
     final int o = lfOff;
     final int k = leftFinger;
@@ -743,12 +762,18 @@ abstract class BTreeCore implements TimedAggregator {
     }
     final int own = dst - 1; // value slot C - 1
     if ((f & LEFT) != 0) { // own = v0 Π↑(z1) ... v_{a-1} Π↑(z_a); Π← = own Π←(parent)
-      if (psfx >= 0 && k == parent[leftFinger]) {
-        foldOwnSuffixes(k, a, f, pa, withParent);
-        return;
+      if (psfx >= 0) {
+        final int lp = parent[leftFinger];
+        if (k == lp || k == parent[lp]) {
+          foldOwnSuffixes(k, a, f, pa, withParent, k != lp);
+          return;
+        }
       }
       if (k == psfxNode) {
         psfxNode = -1;
+      }
+      if (k == gsfxNode) {
+        gsfxNode = -1;
       }
       final ScalarDoubleFunction sf = this.sf;
       if (sf != null) {
@@ -783,6 +808,9 @@ abstract class BTreeCore implements TimedAggregator {
     } else { // own = Π↑(z0) v0 ... Π↑(z_{a-1}) v_{a-1}; Π→ = Π→(parent) own
       if (k == psfxNode) {
         psfxNode = -1;
+      }
+      if (k == gsfxNode) {
+        gsfxNode = -1;
       }
       final ScalarDoubleFunction sf = this.sf;
       if (sf != null) {
@@ -874,11 +902,12 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   /**
-   * {@link #repair} of the left finger's parent {@code k} ({@code 1 <= a < C} entries): its own part
-   * folded right to left, each suffix stored in the value slots of {@link #psfx} (the same
-   * {@code 2a - 1} combines as the left-to-right fold), then {@code Π← = own ⊕ Π←(parent)}.
+   * {@link #repair} of the left finger's parent or ({@code grand}) grandparent {@code k}
+   * ({@code 1 <= a < C} entries): its own part folded right to left, each suffix stored in the value
+   * slots of {@link #psfx} or {@link #gsfx} (the same {@code 2a - 1} combines as the left-to-right
+   * fold), then {@code Π← = own ⊕ Π←(parent)}.
    */
-  private void foldOwnSuffixes(int k, int a, int f, int pa, boolean withParent) {
+  private void foldOwnSuffixes(int k, int a, int f, int pa, boolean withParent, boolean grand) {
     final int vb = SCRATCH + k * stride;
     final int dst = vb + cap;
     final int own = dst - 1;
@@ -886,7 +915,7 @@ abstract class BTreeCore implements TimedAggregator {
     final int[] kids = this.kids;
     final int[] aggCnt = this.aggCnt;
     final int base = stride - a; // the last suffix in the last slot, as in foldSuffixes
-    final int sb = SCRATCH + psfx * stride + base;
+    final int sb = SCRATCH + (grand ? gsfx : psfx) * stride + base;
     int z = kids[kb + a];
     int c = a + aggCnt[z];
     final ScalarDoubleFunction sf = this.sf;
@@ -920,8 +949,19 @@ abstract class BTreeCore implements TimedAggregator {
     }
     flags[k] = (byte) (f | OWN);
     aggCnt[k] = c;
-    psfxNode = k;
-    psfxBase = base;
+    if (grand) {
+      gsfxNode = k;
+      gsfxBase = base;
+      if (psfxNode == k) {
+        psfxNode = -1;
+      }
+    } else {
+      psfxNode = k;
+      psfxBase = base;
+      if (gsfxNode == k) {
+        gsfxNode = -1;
+      }
+    }
   }
 
   /** {@link #repair} of an internal non-root spine node without keeping its own aggregate. */
@@ -1290,9 +1330,7 @@ abstract class BTreeCore implements TimedAggregator {
       y = lf;
       i = 0;
     } else {
-      if (o != 0) {
-        compactLeft();
-      }
+      compactLeftIfOffset();
       y = searchForInsert(t);
       i = sIdx;
       if (sFound) {
@@ -1763,9 +1801,7 @@ abstract class BTreeCore implements TimedAggregator {
         return true;
       }
     }
-    if (o != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     return evictOther(t);
   }
 
@@ -1778,12 +1814,13 @@ abstract class BTreeCore implements TimedAggregator {
     int i;
     final int lf = leftFinger;
     if (times[lf * cap] == t) {
-      if (cnt[lf] == minArity - 1 && (flags[lf] & LEFT) != 0 && evictUnderflowAtLeft(lf)) {
+      if (cnt[lf] == minArity - 1 && (flags[lf] & LEFT) != 0 && (evictUnderflowAtLeft(lf) || evictUnderflowAtLeftParent(lf))) {
         return true;
       }
       if (sfx < 0 && finger && !objectStore && (flags[root] & LEAF) == 0) {
         sfx = alloc();
         psfx = alloc();
+        gsfx = alloc();
       }
       y = lf;
       i = 0;
@@ -1882,6 +1919,80 @@ abstract class BTreeCore implements TimedAggregator {
       cp(dst, ps);
     }
     flags[pa] |= OWN;
+    repair(lf);
+    if (h >= 0 && h != lf && h != s) {
+      hintLeaf = h;
+      hintLo = hLo;
+      hintHi = hHi;
+    }
+    return true;
+  }
+
+  /** Calls of {@link #evictUnderflowAtLeftParent} that took the shortcut (tests read it). */
+  long leftParentUnderflows;
+
+  /**
+   * The left finger {@code lf} ({@code μ - 1} entries) underflows and its merge with its sibling
+   * {@code s} underflows its parent {@code pa} ({@code μ} children before), whose parent {@code g}
+   * keeps its own part's suffix folds ({@link #gsfx}) and does not underflow in turn: after the leaf merge
+   * ({@link #merge}), {@code pa} takes the spare entries and children of its sibling {@code q}
+   * through {@code g} ({@link #shiftLeft}, as {@link #move}) or merges with it. Then {@code q}'s
+   * up-aggregate is recomputed (a move), {@code g}'s own part is {@code v0 ⊕ Π↑(z1) ⊕ suffix(1)}
+   * (two combines) or the old {@code suffix(1)} (none) and its {@code Π←} one combine more, and
+   * {@code pa} and the finger are repaired (their suffix folds). The same structure and
+   * aggregates as the general path, whose walk down the left spine this replaces. Returns false,
+   * having changed nothing, when the folds are not valid or a merge would underflow {@code g}.
+   */
+  private boolean evictUnderflowAtLeftParent(int lf) {
+    final int pa = parent[lf];
+    final int g = parent[pa];
+    if (g < 0 || g != gsfxNode || (flags[g] & OWN) == 0) {
+      return false;
+    }
+    final int s = kids[pa * stride + 1]; // an up leaf: pa is neither the root nor on the right spine
+    if (cnt[s] >= minArity || cnt[pa] >= minArity) {
+      return false; // no merge, or one that leaves pa at arity μ or more
+    }
+    final int q = kids[g * stride + 1]; // an up node: g is neither the root nor on the right spine
+    final int aq = cnt[q];
+    final int ag = cnt[g];
+    if (aq < minArity && ag < minArity) {
+      return false;
+    }
+    leftParentUnderflows++;
+    final int h = hintLeaf; // a hint right of s: the leaves right of s keep their entries
+    final long hLo = hintLo;
+    final long hHi = hintHi;
+    localEvict(lf, 0, -1);
+    size--;
+    merge(pa, 0, 1);
+    int gs = SCRATCH + gsfx * stride + gsfxBase; // suffix(0)
+    if (aq >= minArity) { // move: v0 and Π↑(z1) changed, suffix(1) did not
+      final int qc = aggCnt[q];
+      shiftLeft(g, 1, aq + 1 - minArity);
+      repair(q);
+      if (ag > 1) {
+        comb(TMP, aggSlot(q), gs + 1);
+        comb(gs, vslot(g, 0), TMP);
+      } else {
+        comb(gs, vslot(g, 0), aggSlot(q));
+      }
+      aggCnt[g] += aggCnt[q] - qc;
+    } else { // merge: suffix(i + 1) is the new suffix(i)
+      aggCnt[g] -= 1 + aggCnt[q];
+      merge(g, 0, 1);
+      gs = SCRATCH + gsfx * stride + ++gsfxBase;
+    }
+    final int dst = aggSlot(g);
+    cp(dst - 1, gs);
+    final int gg = parent[g];
+    if (gg != root) {
+      comb(dst, gs, aggSlot(gg));
+    } else {
+      cp(dst, gs);
+    }
+    flags[g] |= OWN;
+    repair(pa);
     repair(lf);
     if (h >= 0 && h != lf && h != s) {
       hintLeaf = h;
@@ -2094,9 +2205,7 @@ abstract class BTreeCore implements TimedAggregator {
    * climb alone, without searching for the other bound's node.
    */
   final int rangeSlot(long from, long to) {
-    if (lfOff != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     p.setIdentity(RES);
     if (size == 0 || from > to) {
       return RES;
@@ -2316,9 +2425,7 @@ abstract class BTreeCore implements TimedAggregator {
     if (size == 0) {
       return null;
     }
-    if (lfOff != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     int y = searchNode(time);
     if (!sFound) {
       return null;
@@ -2356,9 +2463,7 @@ abstract class BTreeCore implements TimedAggregator {
     if (size == 0) {
       return Long.MAX_VALUE;
     }
-    if (lfOff != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     final long[] times = this.times;
     long best = Long.MAX_VALUE;
     int y = root;
@@ -2677,12 +2782,18 @@ abstract class BTreeCore implements TimedAggregator {
   }
 
   /**
-   * If {@link #psfxNode} is the left-spine node {@code k} and {@code k} keeps {@link #OWN}, the
-   * suffix folds of its own part match {@code v_i ⊕ Π↑(z_{i+1}) ⊕ ... ⊕ v_{a-1} ⊕ Π↑(z_a)}.
+   * If {@link #psfxNode} or {@link #gsfxNode} is the left-spine node {@code k} and {@code k} keeps
+   * {@link #OWN}, the suffix folds of its own part match {@code v_i ⊕ Π↑(z_{i+1}) ⊕ ... ⊕ v_{a-1} ⊕
+   * Π↑(z_a)}.
    */
-  @SuppressWarnings({"unchecked", "rawtypes"})
   private void expectOwnSuffixes(int k, Object[] up) {
-    if (psfxNode != k || (flags[k] & OWN) == 0) {
+    expectOwnSuffixes(k, up, psfxNode, psfx, psfxBase);
+    expectOwnSuffixes(k, up, gsfxNode, gsfx, gsfxBase);
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private void expectOwnSuffixes(int k, Object[] up, int node, int psfx, int psfxBase) {
+    if (node != k || (flags[k] & OWN) == 0) {
       return;
     }
     AggregateFunction f = fn;

@@ -168,13 +168,11 @@ public final class BulkFingerBTree extends FingerBTree {
     }
     if (k < fc && k <= SMALL_BULK_EVICT) {
       for (int i = 0; i < k; i++) {
-        evict(times[leftFinger * cap + lfOff]); // a slow evict moves the finger's entries
+        evict(oldestTime()); // a slow evict moves the finger's entries
       }
       return k;
     }
-    if (lfOff != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     dropOwn();
     // ---- step 1: boundary search
     int y = leftFinger;
@@ -588,9 +586,7 @@ public final class BulkFingerBTree extends FingerBTree {
     tlLen = 0;
     touchedLen = 0;
     dirtyLen = 0;
-    if (lfOff != 0) {
-      compactLeft();
-    }
+    compactLeftIfOffset();
     dropOwn(); // the passes edit spine nodes in place; step 3 recomputes them in full
     // ---- step 1: insertion sites search, in time order, each from the previous site
     if (size > 0 && ts[from] > youngestTime()) {
