@@ -1045,6 +1045,10 @@ abstract class BTreeCore implements TimedAggregator {
       final int stride = this.stride;
       final int cap = this.cap;
       final ScalarDoubleFunction sf = this.sf;
+      if (sf != null) {
+        repairAboveScalar(top, root, parent, kids, flags, stride, cap, sf);
+        return;
+      }
       while (top != root) {
         final int c = top;
         top = parent[c];
@@ -1084,6 +1088,44 @@ abstract class BTreeCore implements TimedAggregator {
         y = kids[y * stride + cnt[y]];
         repairOnSpine(y);
       }
+    }
+  }
+
+  /**
+   * The classic {@link #repairAbove} for a scalar function: the same walk, with the plain up node's
+   * fold ({@code Π↑ = Π↑(z0) v0 Π↑(z1) ... v_{a-1} Π↑(z_a)}, its parent's {@link #OWN} left to the
+   * next step of the walk) inline; left-spine nodes and the root, which keep own parts, go through
+   * {@link #repair}.
+   */
+  private void repairAboveScalar(int top, int root, int[] parent, int[] kids, byte[] flags, int stride, int cap,
+      ScalarDoubleFunction sf) {
+    final double[] da = this.da;
+    final byte[] cnt = this.cnt;
+    while (top != root) {
+      final int c = top;
+      top = parent[c];
+      final int kb = top * stride;
+      int f = flags[top];
+      if (kids[kb] != c) {
+        f &= ~OWN;
+        flags[top] = (byte) f;
+      } else if ((f & OWN) != 0) {
+        final int dst = SCRATCH + kb + cap;
+        da[dst] = sf.combineValues(da[SCRATCH + c * stride + cap], da[dst - 1]);
+        continue;
+      }
+      if ((f & LEFT) != 0 || top == root) {
+        repair(top);
+        continue;
+      }
+      final int vb = SCRATCH + kb;
+      final int a = cnt[top];
+      double acc = da[SCRATCH + kids[kb] * stride + cap];
+      for (int i = 0; i < a; i++) {
+        acc = sf.combineValues(acc, da[vb + i]);
+        acc = sf.combineValues(acc, da[SCRATCH + kids[kb + i + 1] * stride + cap]);
+      }
+      da[vb + cap] = acc;
     }
   }
 
