@@ -186,8 +186,7 @@ abstract class BTreeCore implements TimedAggregator {
    * oldest entry ({@link #evict}, one more) and a prepend below it that does not overflow the leaf
    * ({@link #insertLifted}, one less) change it, so neither moves the leaf's other entries;
    * {@code lfOff + a} stays at most {@code C}. Nonzero only in trees with a primitive store (the
-   * suffix folds' condition),
-   * while the left finger is a non-root leaf. Every other path that reads or writes the leaf's
+   * suffix folds' condition), while the left finger is a non-root leaf. Every other path that reads or writes the leaf's
    * entries (any other insert or evict, range queries, searches, bulk operations) first moves them
    * back to slot 0 ({@link #compactLeft}), the one shift that the evictions since deferred; an
    * append at the right finger whose rebalancing ends below the root and does not fill the left
