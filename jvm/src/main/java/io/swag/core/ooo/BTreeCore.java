@@ -142,7 +142,7 @@ abstract class BTreeCore implements TimedAggregator {
   int size;
 
   /**
-   * Suffix folds of the left-finger leaf (finger trees with a primitive store, whose partials have
+   * Suffix folds of the left-finger leaf (trees with a primitive store, whose partials have
    * a fixed size, so a right-to-left fold costs what a left-to-right one does; an object store may
    * hold growing partials and keeps the plain fold): a detached node {@code sfx} (allocated at
    * the first eviction of the oldest entry from a tree of height >= 1, never part of the tree)
@@ -153,7 +153,10 @@ abstract class BTreeCore implements TimedAggregator {
    * costs no combine ({@code sfxBase + 1} is the new {@code Π←}), and a prepend below the oldest
    * entry extends them by its one combine. Valid while {@code sfxLeaf == leftFinger}; every other
    * change of that leaf's entries or of its parent's {@code Π←} repairs it, which recomputes them.
-   * The folds end in the node's last slot ({@code sfxBase + a = C + 1}, kept by evictions and
+   * In the classic tree they are the suffixes of the leaf's up-aggregate (no parent term), and the
+   * two fast paths then extend the ancestors' up-aggregates (one combine per level, see
+   * {@link #OWN}); an append at the leaf's end, which the folds cannot take, repairs the leaf or
+   * forgets them ({@link #shiftFromRightFinger}). The folds end in the node's last slot ({@code sfxBase + a = C + 1}, kept by evictions and
    * prepends alike), so a prepend always finds a free slot before the first.
    */
   int sfx = -1;
@@ -194,11 +197,12 @@ abstract class BTreeCore implements TimedAggregator {
    * node (times and values alike), every other node's from slot 0. Only the fast eviction of the
    * oldest entry ({@link #evict}, one more) and a prepend below it that does not overflow the leaf
    * ({@link #insertLifted}, one less) change it, so neither moves the leaf's other entries;
-   * {@code lfOff + a} stays at most {@code C}. Nonzero only in finger trees with a primitive store,
-   * while the left finger is a non-root leaf. Every other path that reads or writes the leaf's
+   * {@code lfOff + a} stays at most {@code C}. Nonzero only in trees with a primitive store (the
+   * suffix folds' condition), while the left finger is a non-root leaf. Every other path that reads or writes the leaf's
    * entries (any other insert or evict, range queries, searches, bulk operations) first moves them
    * back to slot 0 ({@link #compactLeft}), the one shift that the evictions since deferred; an
-   * append at the right finger whose rebalancing ends below the root keeps it.
+   * append at the right finger whose rebalancing ends below the root and does not fill the left
+   * finger keeps it ({@link #rebalancesOnTheRight}).
    */
   int lfOff;
 
@@ -560,6 +564,8 @@ abstract class BTreeCore implements TimedAggregator {
       }
       if (a == 0) {
         p.setIdentity(dst);
+      } else if (!finger && (f & LEFT) != 0 && sfx >= 0) { // the classic left finger: Π↑ = suffix(0)
+        foldSuffixes(k, vb, a, -1);
       } else {
         foldValues(dst, vb, a);
       }
@@ -1078,6 +1084,10 @@ abstract class BTreeCore implements TimedAggregator {
       final int stride = this.stride;
       final int cap = this.cap;
       final ScalarDoubleFunction sf = this.sf;
+      if (sf != null) {
+        repairAboveScalar(top, root, parent, kids, flags, stride, cap, sf);
+        return;
+      }
       while (top != root) {
         final int c = top;
         top = parent[c];
@@ -1117,6 +1127,44 @@ abstract class BTreeCore implements TimedAggregator {
         y = kids[y * stride + cnt[y]];
         repairOnSpine(y);
       }
+    }
+  }
+
+  /**
+   * The classic {@link #repairAbove} for a scalar function: the same walk, with the plain up node's
+   * fold ({@code Π↑ = Π↑(z0) v0 Π↑(z1) ... v_{a-1} Π↑(z_a)}, its parent's {@link #OWN} left to the
+   * next step of the walk) inline; left-spine nodes and the root, which keep own parts, go through
+   * {@link #repair}.
+   */
+  private void repairAboveScalar(int top, int root, int[] parent, int[] kids, byte[] flags, int stride, int cap,
+      ScalarDoubleFunction sf) {
+    final double[] da = this.da;
+    final byte[] cnt = this.cnt;
+    while (top != root) {
+      final int c = top;
+      top = parent[c];
+      final int kb = top * stride;
+      int f = flags[top];
+      if (kids[kb] != c) {
+        f &= ~OWN;
+        flags[top] = (byte) f;
+      } else if ((f & OWN) != 0) {
+        final int dst = SCRATCH + kb + cap;
+        da[dst] = sf.combineValues(da[SCRATCH + c * stride + cap], da[dst - 1]);
+        continue;
+      }
+      if ((f & LEFT) != 0 || top == root) {
+        repair(top);
+        continue;
+      }
+      final int vb = SCRATCH + kb;
+      final int a = cnt[top];
+      double acc = da[SCRATCH + kids[kb] * stride + cap];
+      for (int i = 0; i < a; i++) {
+        acc = sf.combineValues(acc, da[vb + i]);
+        acc = sf.combineValues(acc, da[SCRATCH + kids[kb + i + 1] * stride + cap]);
+      }
+      da[vb + cap] = acc;
     }
   }
 
@@ -1344,7 +1392,7 @@ abstract class BTreeCore implements TimedAggregator {
     if (a + 2 <= maxArity) { // no split: y is a leaf
       int f = flags[y];
       boolean up = !finger || (f & (LEFT | RIGHT)) == 0;
-      if (a > 0 && i == a && (!finger || (f & LEFT) == 0)) {
+      if (a > 0 && i == a && (f & LEFT) == 0) { // (a left-spine leaf's suffix folds do not extend at the end)
         extendUp(y, vslot(y, i), true, up);
       } else if (a > 0 && i == 0 && (!finger || (f & RIGHT) == 0)) {
         extendUp(y, vslot(y, 0), false, up);
@@ -1404,11 +1452,14 @@ abstract class BTreeCore implements TimedAggregator {
    * Whether the rebalancing of the overflowing right finger {@code rf} (not the root) after an
    * append ends at its parent: that parent has room for a separator, so the finger shifts into its
    * left sibling (never the left finger: {@link #shiftFromRightFinger}) or splits, and the repairs
-   * stay on the right spine (a root parent's inner aggregate takes the split-off part). The left
-   * finger's entries ({@link #lfOff}) are then not read.
+   * stay on the right spine (a root parent's inner aggregate takes the split-off part; in the
+   * classic tree, whose shortcut also shifts into a left sibling at the root, that sibling must not
+   * be the left finger). The left finger's entries ({@link #lfOff}) are then not read.
    */
   private boolean rebalancesOnTheRight(int rf) {
-    return cnt[parent[rf]] + 2 <= maxArity;
+    final int pa = parent[rf];
+    final int a = cnt[pa];
+    return a + 2 <= maxArity && (finger || kids[pa * stride + a - 1] != leftFinger);
   }
 
   /**
@@ -1424,8 +1475,12 @@ abstract class BTreeCore implements TimedAggregator {
     cnt[lf]++;
     size++;
     final int dst = v - no + cap;
-    comb(dst, v, dst);
-    aggCnt[lf]++;
+    if (finger) {
+      comb(dst, v, dst);
+      aggCnt[lf]++;
+    } else { // Π↑ of the finger and of each ancestor (every one a first child) take v
+      extendUp(lf, v, false, true);
+    }
     if (lf == sfxLeaf) { // the new Π← is the new entry's suffix fold
       if (sfxBase > 0) {
         cp(SCRATCH + sfx * stride + --sfxBase, dst);
@@ -1683,6 +1738,9 @@ abstract class BTreeCore implements TimedAggregator {
       aggCnt[pa] += k;
       repair(y);
     } else {
+      if (l == sfxLeaf) { // l is the left finger (pa the root): its suffix folds do not extend at the end
+        sfxLeaf = -1;
+      }
       repair(y);
       extendUp(pa, vslot(y, cnt[y] - 1), true, true);
     }
@@ -1797,7 +1855,11 @@ abstract class BTreeCore implements TimedAggregator {
         cnt[lf] = (byte) (a - 1);
         size--;
         cp(aggSlot(lf), SCRATCH + sfx * stride + ++sfxBase);
-        aggCnt[lf] = a - 1;
+        if (finger) {
+          aggCnt[lf] = a - 1;
+        } else { // the ancestors' Π↑: one combine each while they keep their own parts
+          repairAbove(lf, false, false);
+        }
         return true;
       }
     }
@@ -1817,10 +1879,12 @@ abstract class BTreeCore implements TimedAggregator {
       if (cnt[lf] == minArity - 1 && (flags[lf] & LEFT) != 0 && (evictUnderflowAtLeft(lf) || evictUnderflowAtLeftParent(lf))) {
         return true;
       }
-      if (sfx < 0 && finger && !objectStore && (flags[root] & LEAF) == 0) {
+      if (sfx < 0 && !objectStore && (flags[root] & LEAF) == 0) {
         sfx = alloc();
-        psfx = alloc();
-        gsfx = alloc();
+        if (finger) {
+          psfx = alloc();
+          gsfx = alloc();
+        }
       }
       y = lf;
       i = 0;
@@ -2587,7 +2651,7 @@ abstract class BTreeCore implements TimedAggregator {
   @SuppressWarnings({"unchecked", "rawtypes"})
   public void checkInvariants() {
     AggregateFunction f = fn;
-    if (lfOff != 0 && (lfOff < 0 || objectStore || !finger || leftFinger == root || !isLeaf(leftFinger)
+    if (lfOff != 0 && (lfOff < 0 || objectStore || leftFinger == root || !isLeaf(leftFinger)
         || lfOff + cnt[leftFinger] > cap)) {
       fail("left finger " + leftFinger + " has entry offset " + lfOff + " for " + cnt[leftFinger] + " entries");
     }
@@ -2632,6 +2696,9 @@ abstract class BTreeCore implements TimedAggregator {
           own = f.combine(own, up[kid(y, i + 1)]);
         }
         expectOwn(y, "left", own);
+      }
+      if (lf != root) {
+        expectSuffixes(lf, null);
       }
       return;
     }

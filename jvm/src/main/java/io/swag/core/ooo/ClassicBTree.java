@@ -20,6 +20,11 @@ import io.swag.core.AggregateFunction;
  * the plain up-aggregate; no slot is added (for object partials such as {@code collect} the own
  * part is one more object per node).
  *
+ * <p>With a primitive store the left-finger leaf also keeps the suffix folds of its up-aggregate
+ * and its entries at an offset ({@code BTreeCore.sfx}, {@code BTreeCore.lfOff}): evicting the
+ * oldest entry without underflow takes the next suffix (no combine) and a prepend below it one
+ * combine, neither shifts the leaf, and the walk up costs one combine per level.
+ *
  * <p>Complexity (n entries): {@code query()} O(1) and no combine; {@code insert}/{@code evict}
  * O(log n) (search from the root, or O(1) at a finger for the window's ends; repair up to the root); range query O(log n); bulk operations
  * are loops of single ones. Space: see {@link BTreeCore} (one node pool of primitive arrays).

@@ -17,7 +17,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the offset grow: evictions of the oldest entry interleaved with prepends below it (with and
  * without overflow of the finger), appends at the right finger (with its shifts and splits, one
  * level up and at the root), inserts inside the window and at the oldest time, evictions inside
- * the window, small bulk evictions (single evictions at the finger) and larger ones, bulk inserts.
+ * the window, small bulk evictions (single evictions at the finger) and larger ones, bulk inserts;
+ * for the finger trees and the classic tree (whose offset paths also repair the finger's ancestors'
+ * up-aggregates).
  * After every operation the invariant checker (which reads the finger past its offset and checks
  * the offset's bounds), the whole-window query and the end times, none of which moves the entries;
  * range queries and {@code ceilingTime}, which do, on a sample. The functions
@@ -29,7 +31,7 @@ class LeftOffsetTest {
   static final int N = 300;
 
   static Stream<Arguments> cases() {
-    return OooDriver.pairs(new String[] {"bfiba2", "bfiba4", "bfiba8", "nbfiba4"}, new String[] {"first", "last", "sum", "collect"});
+    return OooDriver.pairs(new String[] {"bfiba2", "bfiba4", "bfiba8", "nbfiba4", "bclassic2", "bclassic4", "bclassic8"}, new String[] {"first", "last", "sum", "collect"});
   }
 
   @ParameterizedTest(name = "{0} x {1}")
@@ -118,6 +120,63 @@ class LeftOffsetTest {
     } else {
       assertEquals(0, maxOff, "an object store keeps no offset");
     }
+  }
+
+  static Stream<Arguments> smallCases() {
+    return OooDriver.pairs(new String[] {"bfiba2", "bfiba4", "bclassic2", "bclassic4", "bclassic8"}, new String[] {"first", "last", "sum"});
+  }
+
+  /**
+   * Windows of at most three leaves, so that the right finger's left sibling is often the left
+   * finger: evictions of the oldest entry and prepends below it (which move the offset) mixed with
+   * appends that overflow the right finger (whose shift into its left sibling must not meet the
+   * finger's offset or its suffix folds) and inserts inside the window.
+   */
+  @ParameterizedTest(name = "{0} x {1}")
+  @MethodSource("smallCases")
+  void smallWindowsAgainstOracle(String algorithm, String function) {
+    OooDriver d = new OooDriver(algorithm, function, 0x5A11L ^ algorithm.hashCode() * 31L ^ function.hashCode(), 64, true);
+    BTreeCore t = (BTreeCore) d.tree;
+    int most = 3 * t.maxArity - 1;
+    long seq = 0;
+    long high = 0;
+    long low = 0;
+    int offsetAppends = 0;
+    for (int op = 0; op < 20_000; op++) {
+      int n = d.oracle.size();
+      int r = d.rnd.nextInt(100);
+      boolean grow = n < most / 2 || (n < most && d.rnd.nextBoolean());
+      if (n == 0) {
+        d.insertAt(high += 2, seq++);
+      } else if (r < 45) {
+        if (grow) {
+          low = Math.min(low, d.oracle.map.firstKey()) - 1;
+          d.insertAt(low, seq++);
+        } else {
+          d.evict(d.oracle.map.firstKey());
+        }
+      } else if (r < 90) {
+        if (grow) {
+          int off = t.lfOff;
+          high = Math.max(high, d.oracle.map.lastKey()) + 1;
+          d.insertAt(high, seq++);
+          if (off > 0) {
+            offsetAppends++;
+          }
+        } else {
+          d.evict(d.oracle.map.firstKey());
+        }
+      } else if (r < 95) {
+        long oldest = d.oracle.map.firstKey();
+        d.insertAt(oldest + d.rnd.nextLong(d.oracle.map.lastKey() - oldest + 1), seq++);
+      } else {
+        long oldest = d.oracle.map.firstKey();
+        d.evict(oldest + d.rnd.nextLong(d.oracle.map.lastKey() - oldest + 1));
+      }
+      d.op = op;
+      check(d, t, op);
+    }
+    assertTrue(offsetAppends > 0, algorithm + " x " + function + ": no append with the offset set");
   }
 
   /** After every operation: invariants, whole query, end times (none moves entries); the rest on a sample. */
