@@ -1974,22 +1974,38 @@ abstract class BTreeCore implements TimedAggregator {
       ps = SCRATCH + psfx * stride + ++psfxBase;
       aggCnt[pa] -= 1 + as;
     }
-    final int dst = aggSlot(pa);
-    cp(dst - 1, ps);
-    final int gp = parent[pa];
-    if (gp != root) {
-      comb(dst, ps, aggSlot(gp));
-    } else {
-      cp(dst, ps);
-    }
-    flags[pa] |= OWN;
+    ownFromSuffix(pa, ps);
     repair(lf);
+    keepHintRightOf(h, hLo, hHi, lf, s);
+    return true;
+  }
+
+  /**
+   * Stores the left-spine node {@code k}'s own part from the suffix fold in slot {@code suffix}, and
+   * its {@code Π← = own ⊕ Π←(parent)} (just the own part below the root), and marks it {@link #OWN}.
+   */
+  private void ownFromSuffix(int k, int suffix) {
+    final int dst = aggSlot(k);
+    cp(dst - 1, suffix);
+    final int up = parent[k];
+    if (up != root) {
+      comb(dst, suffix, aggSlot(up));
+    } else {
+      cp(dst, suffix);
+    }
+    flags[k] |= OWN;
+  }
+
+  /**
+   * Puts back the insert hint {@code h} (bounds {@code lo}, {@code hi}) saved before a left-finger
+   * underflow, unless it was the finger {@code lf} or its sibling {@code s}, whose entries moved.
+   */
+  private void keepHintRightOf(int h, long lo, long hi, int lf, int s) {
     if (h >= 0 && h != lf && h != s) {
       hintLeaf = h;
-      hintLo = hLo;
-      hintHi = hHi;
+      hintLo = lo;
+      hintHi = hi;
     }
-    return true;
   }
 
   /** Calls of {@link #evictUnderflowAtLeftParent} that took the shortcut (tests read it). */
@@ -2047,22 +2063,10 @@ abstract class BTreeCore implements TimedAggregator {
       merge(g, 0, 1);
       gs = SCRATCH + gsfx * stride + ++gsfxBase;
     }
-    final int dst = aggSlot(g);
-    cp(dst - 1, gs);
-    final int gg = parent[g];
-    if (gg != root) {
-      comb(dst, gs, aggSlot(gg));
-    } else {
-      cp(dst, gs);
-    }
-    flags[g] |= OWN;
+    ownFromSuffix(g, gs);
     repair(pa);
     repair(lf);
-    if (h >= 0 && h != lf && h != s) {
-      hintLeaf = h;
-      hintLo = hLo;
-      hintHi = hHi;
-    }
+    keepHintRightOf(h, hLo, hHi, lf, s);
     return true;
   }
 
