@@ -775,12 +775,7 @@ abstract class BTreeCore implements TimedAggregator {
           return;
         }
       }
-      if (k == psfxNode) {
-        psfxNode = -1;
-      }
-      if (k == gsfxNode) {
-        gsfxNode = -1;
-      }
+      forgetOwnSuffixes(k);
       final ScalarDoubleFunction sf = this.sf;
       if (sf != null) {
         final double[] da = this.da;
@@ -812,12 +807,7 @@ abstract class BTreeCore implements TimedAggregator {
         }
       }
     } else { // own = Π↑(z0) v0 ... Π↑(z_{a-1}) v_{a-1}; Π→ = Π→(parent) own
-      if (k == psfxNode) {
-        psfxNode = -1;
-      }
-      if (k == gsfxNode) {
-        gsfxNode = -1;
-      }
+      forgetOwnSuffixes(k);
       final ScalarDoubleFunction sf = this.sf;
       if (sf != null) {
         final double[] da = this.da;
@@ -905,6 +895,16 @@ abstract class BTreeCore implements TimedAggregator {
     }
     sfxLeaf = k;
     sfxBase = base;
+  }
+
+  /** Marks the own-part suffix folds ({@link #psfx}, {@link #gsfx}) of node {@code k}, if it has any, as stale. */
+  private void forgetOwnSuffixes(int k) {
+    if (k == psfxNode) {
+      psfxNode = -1;
+    }
+    if (k == gsfxNode) {
+      gsfxNode = -1;
+    }
   }
 
   /**
@@ -1083,25 +1083,18 @@ abstract class BTreeCore implements TimedAggregator {
       final byte[] flags = this.flags;
       final int stride = this.stride;
       final int cap = this.cap;
-      final ScalarDoubleFunction sf = this.sf;
       if (sf != null) {
-        repairAboveScalar(top, root, parent, kids, flags, stride, cap, sf);
+        repairAboveScalar(top);
         return;
       }
-      while (top != root) {
+      while (top != root) { // any other function: the same walk through the store's combine
         final int c = top;
         top = parent[c];
         if (kids[top * stride] != c) {
           flags[top] &= ~OWN;
         } else if ((flags[top] & OWN) != 0) {
           final int dst = SCRATCH + top * stride + cap;
-          final int zc = SCRATCH + c * stride + cap;
-          if (sf != null) {
-            final double[] da = this.da;
-            da[dst] = sf.combineValues(da[zc], da[dst - 1]);
-          } else {
-            comb(dst, zc, dst - 1);
-          }
+          comb(dst, SCRATCH + c * stride + cap, dst - 1);
           continue;
         }
         repair(top);
@@ -1136,8 +1129,14 @@ abstract class BTreeCore implements TimedAggregator {
    * next step of the walk) inline; left-spine nodes and the root, which keep own parts, go through
    * {@link #repair}.
    */
-  private void repairAboveScalar(int top, int root, int[] parent, int[] kids, byte[] flags, int stride, int cap,
-      ScalarDoubleFunction sf) {
+  private void repairAboveScalar(int top) {
+    final ScalarDoubleFunction sf = this.sf;
+    final int root = this.root;
+    final int[] parent = this.parent;
+    final int[] kids = this.kids;
+    final byte[] flags = this.flags;
+    final int stride = this.stride;
+    final int cap = this.cap;
     final double[] da = this.da;
     final byte[] cnt = this.cnt;
     while (top != root) {
