@@ -51,8 +51,8 @@ import org.apache.flink.util.Collector;
  * no rate limit), timestamps and watermarks, the window operator (parallelism 1), a discarding sink.
  * Records/s = records / job net runtime. Run: {@code make bench-flink} (see docs/benchmarks-flink.md);
  * arguments: {@code full}, {@code quick} (smaller inputs), {@code repeat} (window/slide 1 and 10 only,
- * 5 alternating rounds per engine), {@code ratios} (swag alone at every window/slide, 3 rounds), {@code ceiling} (swag and a
- * pass-through keyed operator, the job graph's ceiling, alternating at each window/slide; then the
+ * 5 alternating rounds per engine), {@code ratios} (swag alone at every window/slide, 3 rounds), {@code ceiling} (swag, a
+ * pass-through keyed operator, the job graph's ceiling, and Flink's own keyed {@code reduce}, alternating at each window/slide; then the
  * rounds and the ratios, e.g. {@code ceiling out.csv 3 1,10}) or {@code smoke} (tiny inputs, checks that every job runs; its
  * figures mean nothing), output CSV path (default target/bench-flink.csv).
  *
@@ -258,6 +258,20 @@ public final class FlinkBench {
     return run(env, n, "passthrough " + size + (rowKey ? " row key" : ""));
   }
 
+  /**
+   * Flink's own simplest stateful keyed operator in the same job graph: {@code keyBy(k).reduce} keeping
+   * the running max of {@code v} per key in keyed {@code ValueState} (one state read and write per record, one
+   * row out per record, no allocation in the reducer). What a keyed operator with per-record state reaches
+   * against the pass-through, which keeps none.
+   */
+  static double keyedReduce(long n, long size) throws Exception {
+    StreamExecutionEnvironment env = env();
+    source(env, n, 0).keyBy(r -> (Long) r.getField(0), Types.LONG)
+        .reduce((a, b) -> (Double) b.getField(2) > (Double) a.getField(2) ? b : a).returns(TYPE)
+        .sinkTo(new DiscardingSink<>());
+    return run(env, n, "keyed reduce " + size);
+  }
+
   /** The key as swag's operator keys it under {@code key_layout} {@code row}: a {@code Row} of the key columns (here one, {@code k}). */
   static final class RowKey implements org.apache.flink.api.java.functions.KeySelector<Row, Row> {
     private static final long serialVersionUID = 1L;
@@ -404,7 +418,7 @@ public final class FlinkBench {
     boolean smoke = mode.equals("smoke");
     boolean quick = mode.equals("quick") || smoke;
     String outPath = args.length > 1 ? args[1] : "target/bench-flink.csv";
-    long base = smoke ? 20_000 : quick ? 200_000 : 2_000_000;
+    long base = Long.getLong("swag.bench.records", smoke ? 20_000 : quick ? 200_000 : 2_000_000); // records per job
     long minBuiltin = smoke ? 2_000 : 20_000;
     List<String> lines = new ArrayList<>();
     lines.add("benchmark,param,engine,records,records_per_s");
@@ -449,8 +463,9 @@ public final class FlinkBench {
         swagTime(base / 4, ratio * KEYS, KEYS, 0);
         passthrough(base / 4, ratio * KEYS, false);
         passthrough(base / 4, ratio * KEYS, true);
+        keyedReduce(base / 4, ratio * KEYS);
       }
-      String[] engines = {"swag", "passthrough", "passthrough_rowkey"};
+      String[] engines = {"swag", "passthrough", "passthrough_rowkey", "keyed_reduce"};
       lines.set(0, "benchmark,param,engine,records,records_per_s,source_cpu_ns_per_record,operator_cpu_ns_per_record");
       for (int round = 0; round < rounds; round++) {
         for (int i = 0; i < ratios.length; i++) {
@@ -460,6 +475,7 @@ public final class FlinkBench {
             double rps = switch (engine) {
               case "swag" -> swagTime(base, size, KEYS, 0);
               case "passthrough" -> passthrough(base, size, false);
+              case "keyed_reduce" -> keyedReduce(base, size);
               default -> passthrough(base, size, true);
             };
             add(lines, o, "time_window_ceiling", ratios[i], engine, base, rps, ThreadCpu.sourceNs, ThreadCpu.operatorNs);
