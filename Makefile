@@ -145,7 +145,7 @@ test-flink-python: venv-flink
 FLINK_BENCH_HEAP ?= 3g
 FLINK_BENCH_CP = mvn -B -q -ntp -pl benchmarks/flink -am -DskipTests package dependency:build-classpath \
 	  -Dmdep.outputFile=target/bench.cp && cd benchmarks/flink && uptime && \
-	  flock /tmp/swag-bench.lock java -Xmx$(FLINK_BENCH_HEAP) -cp target/classes:$$(cat target/bench.cp)
+	  flock /tmp/swag-bench.lock java -Xmx$(FLINK_BENCH_HEAP) $(FLINK_BENCH_OPTS) -cp target/classes:$$(cat target/bench.cp)
 FLINK_BENCH = $(FLINK_BENCH_CP) io.swag.flink.bench.FlinkBench
 
 bench-flink:
@@ -165,11 +165,16 @@ bench-flink-repeat:
 # Engine ceilings (docs/benchmarks-flink.md "Engine ceilings"): swag against a pass-through keyed
 # operator in the same job graph (a Long key, as swag keys a one-column query) and Flink's own keyed
 # reduce (a running max in ValueState), alternating, at window/slide 1 ... 8,192; FLINK_CEILING_ROUNDS
-# rounds per invocation (3: about 3.5 min under the lock)
+# rounds per invocation of FLINK_CEILING_RECORDS records per job, each job followed by the same job on 20,000
+# records (its fixed cost); then the table (benchmarks/flink/ceiling_table.py: records/s as reported and in
+# steady state, the fixed cost taken out)
 FLINK_CEILING_ROUNDS ?= 3
+FLINK_CEILING_RECORDS ?= 10000000
 .PHONY: bench-flink-ceiling
+bench-flink-ceiling: FLINK_BENCH_OPTS = -Dswag.bench.records=$(FLINK_CEILING_RECORDS)
 bench-flink-ceiling:
-	$(FLINK_BENCH) ceiling target/bench-flink-ceiling.csv $(FLINK_CEILING_ROUNDS)
+	$(FLINK_BENCH) ceiling target/bench-flink-ceiling.csv $(FLINK_CEILING_ROUNDS) && \
+	  $(PYTHON) ceiling_table.py target/bench-flink-ceiling.csv
 
 # A job whose keyed state is more than 10x the JVM heap (256 MB): 4,000 keys, a count-min sketch of
 # 64 KB per slice, RocksDB, a 4-key cache; exact results checked against an oracle (BigStateBench;
