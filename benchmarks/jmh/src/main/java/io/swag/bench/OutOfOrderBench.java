@@ -65,7 +65,11 @@ public class OutOfOrderBench {
   private long nextLow;
   private int k;
 
-  /** Builds the tree and fills its window with {@code n - d} low and {@code d} high times. */
+  /**
+   * Builds the tree and fills its window with {@code d} high and then {@code n - d} low times, in the
+   * order of the C++ reference's {@code ooo_benchmark} (the high entries are never evicted, so where
+   * the fill leaves them stays part of the steady state).
+   */
   @Setup(Level.Trial)
   public void setUp() {
     SplittableRandom r = new SplittableRandom(3);
@@ -77,11 +81,11 @@ public class OutOfOrderBench {
     if (distance > n) {
       throw new IllegalArgumentException("distance " + distance + " > window " + n);
     }
+    for (int i = 0; i < distance; i++) { // the high times first, then the low ones, as the C++ driver fills
+      w.insert(HIGH + i, values[k++ & (TABLE - 1)]);
+    }
     for (int i = 0; i < n - distance; i++) {
       w.insert(nextLow++, values[k++ & (TABLE - 1)]);
-    }
-    for (int i = 0; i < distance; i++) {
-      w.insert(HIGH + i, values[k++ & (TABLE - 1)]);
     }
   }
 
