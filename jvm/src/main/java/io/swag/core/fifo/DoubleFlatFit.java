@@ -1,7 +1,6 @@
 package io.swag.core.fifo;
 
 import io.swag.core.fn.ScalarDoubleFunction;
-import java.util.Arrays;
 
 /**
  * FlatFIT (Shein, Chrysanthis, Labrinidis: FlatFIT, SSDBM 2017, Section 3.2, Algorithm 1), dynamic
@@ -28,7 +27,11 @@ public final class DoubleFlatFit extends DoubleFifo {
   private int e;
   /** Pointers, indexed by {@code position & mask}. */
   private int[] pointers;
-  /** The Positions stack. */
+  /**
+   * The Positions stack, always {@link #cap} long: a path holds distinct live positions, so the
+   * walk needs no test for room (that test, with the field write of its growth, cost 14 % of a
+   * round at n = 2^22).
+   */
   private int[] positions;
 
   /**
@@ -70,10 +73,6 @@ public final class DoubleFlatFit extends DoubleFifo {
     int top = 0;
     int i = f;
     do {
-      if (top == stack.length) {
-        stack = Arrays.copyOf(stack, Math.min(2 * stack.length, cap));
-        positions = stack;
-      }
       stack[top++] = i;
       i = ptr[i & m];
     } while (i != e);
@@ -103,9 +102,7 @@ public final class DoubleFlatFit extends DoubleFifo {
   @Override
   protected void relocated(int front, int count, int oldCap) {
     pointers = FlatFit.movePointers(pointers, front, front + count, oldCap, cap);
-    if (positions.length > cap) {
-      positions = new int[cap];
-    }
+    positions = new int[cap];
   }
 
   /**
