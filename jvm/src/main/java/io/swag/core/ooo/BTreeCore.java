@@ -1951,6 +1951,9 @@ abstract class BTreeCore implements TimedAggregator {
       return false;
     }
     leftUnderflows++;
+    if (as >= minArity && ap <= minArity) {
+      touchAhead(pa, ap < minArity);
+    }
     final int h = hintLeaf; // a hint right of s: every entry moved below lies below its bounds
     final long hLo = hintLo;
     final long hHi = hintHi;
@@ -1977,6 +1980,60 @@ abstract class BTreeCore implements TimedAggregator {
     repair(lf);
     keepHintRightOf(h, hLo, hHi, lf, s);
     return true;
+  }
+
+  /** Sink of {@link #touchAhead}: a field write, so that the JIT keeps its loads. */
+  long touched;
+
+  /** Calls of {@link #touchAhead} that loaded a node (tests read it). */
+  long touches;
+
+  /**
+   * Called by a move into the left finger, child of {@code pa}, while {@code pa} has {@code μ} or
+   * {@code μ - 1} entries (the second or the next merge at the finger underflows it): loads the
+   * cache lines of {@code pa}'s sibling {@code q} (its parent's child 1) that the left finger's
+   * coming events read, in one batch, so that their misses overlap instead of stalling those events
+   * one after another (the window's oldest nodes were last touched when they were built, and at
+   * n = 2^20 they are out of the cache): with {@code μ} entries {@code q}'s times, values and child
+   * ids (read when {@code pa} underflows: {@link #evictUnderflowAtLeftParent} moves or merges
+   * them); with {@code μ - 1} ({@code children}) also its children's aggregates, counts, parents,
+   * and the first and last lines of their times and values (read by that move or merge and the
+   * repairs after it, and by the leaf-level moves into the finger over the rounds after it, whose
+   * siblings these children become). Changes no state but {@link #touched} and {@link #touches}.
+   */
+  private void touchAhead(int pa, boolean children) {
+    final int g = parent[pa];
+    if (g < 0 || cnt[g] == 0) {
+      return;
+    }
+    touches++;
+    final int q = kids[g * stride + 1];
+    final long[] times = this.times;
+    final double[] da = this.da;
+    final int cap = this.cap;
+    final int stride = this.stride;
+    int tb = q * cap;
+    int vb = SCRATCH + q * stride;
+    long x = times[tb] ^ times[tb + cap - 1] ^ cnt[q] ^ flags[q];
+    if (da != null) {
+      x ^= Double.doubleToRawLongBits(da[vb]) ^ Double.doubleToRawLongBits(da[vb + cap]);
+    }
+    if ((flags[q] & LEAF) == 0) {
+      final int kb = q * stride;
+      x ^= kids[kb + cap];
+      if (children) {
+        for (int j = 0, a = cnt[q]; j <= a; j++) {
+          final int c = kids[kb + j];
+          tb = c * cap;
+          vb = SCRATCH + c * stride;
+          x ^= parent[c] ^ aggCnt[c] ^ times[tb] ^ times[tb + cap - 1];
+          if (da != null) {
+            x ^= Double.doubleToRawLongBits(da[vb]) ^ Double.doubleToRawLongBits(da[vb + cap]);
+          }
+        }
+      }
+    }
+    touched = x;
   }
 
   /**

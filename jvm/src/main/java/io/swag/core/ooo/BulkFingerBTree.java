@@ -426,6 +426,8 @@ public final class BulkFingerBTree extends FingerBTree {
 
   // lifted values of the bulk: record r lives in slot SCRATCH + liftNodes[r / stride] * stride + r % stride,
   // kept in liftSlots[r] (no division per access)
+  // detached nodes owned by the bulk insert for the lifted values, kept across bulks (the largest
+  // bulk's ceil(len / stride)): a bulk takes no node from the free list, whose nodes are cold
   private int[] liftNodes = new int[4];
   private int liftNodeCount;
   private int[] liftSlots = new int[0];
@@ -533,7 +535,7 @@ public final class BulkFingerBTree extends FingerBTree {
     bulkInsertLifted(ts, from, len);
   }
 
-  /** Borrows {@code ceil(len / stride)} detached nodes from the pool to hold the lifted values. */
+  /** Holds {@code ceil(len / stride)} detached nodes for the lifted values, taking more from the pool if short. */
   private void allocLifted(int len) {
     int k = (len + stride - 1) / stride;
     if (liftNodes.length < k) {
@@ -542,30 +544,28 @@ public final class BulkFingerBTree extends FingerBTree {
     if (liftSlots.length < len) {
       liftSlots = new int[Math.max(len, 2 * liftSlots.length)];
     }
+    while (liftNodeCount < k) {
+      liftNodes[liftNodeCount++] = alloc();
+    }
     for (int i = 0, r = 0; i < k; i++) {
-      int node = alloc();
-      liftNodes[i] = node;
-      for (int slot = SCRATCH + node * stride, end = Math.min(len, r + stride); r < end; r++) {
+      for (int slot = SCRATCH + liftNodes[i] * stride, end = Math.min(len, r + stride); r < end; r++) {
         liftSlots[r] = slot++;
       }
     }
-    liftNodeCount = k;
   }
 
   private int liftedSlot(int r) {
     return liftSlots[r];
   }
 
+  /** Ends a bulk's use of the lifted slots (the nodes stay for the next bulk). */
   private void freeLifted(int len) {
+    hintLeaf = -1;
     if (objectStore) {
       for (int r = 0; r < len; r++) {
         p.release(liftedSlot(r));
       }
     }
-    for (int i = 0; i < liftNodeCount; i++) {
-      freeNode(liftNodes[i]);
-    }
-    liftNodeCount = 0;
   }
 
   /** The three steps of Section 5 on the lifted records {@code 0 .. len-1}. */

@@ -97,6 +97,56 @@ class LeftParentUnderflowTest {
     }
   }
 
+  static Stream<Arguments> touchCases() {
+    return OooDriver.pairs(new String[] {"bfiba2", "bfiba4", "bfiba8", "nbfiba4"}, new String[] {"first", "mean"});
+  }
+
+  /**
+   * {@link BTreeCore#touchAhead} (the loads of the finger's parent's sibling and its children ahead
+   * of the left finger's next underflows) runs during an in-order slide and changes nothing: the
+   * invariant checker and the oracle's whole window after every eviction that ran it and after the
+   * next underflow of the finger's parent, and the tree's shape against a tree that does not touch
+   * (the object store's, which takes the general path).
+   */
+  @ParameterizedTest(name = "{0} x {1}")
+  @MethodSource("touchCases")
+  void touchAheadChangesNothing(String algorithm, String function) {
+    OooDriver d = new OooDriver(algorithm, function, 0x70C4L ^ (algorithm.hashCode() * 31L + function.hashCode()), 1 << 20, true);
+    BTreeCore t = (BTreeCore) d.tree;
+    BTreeCore plain = (BTreeCore) Trees.create(algorithm, io.swag.core.fn.Functions.byName("collect"));
+    final int n = window(t.minArity());
+    String what = algorithm + " x " + function;
+    for (int i = 0; i < n; i++) {
+      put(d, 1000L * i);
+      plain.insert(1000L * i, (Object) Long.valueOf(i));
+    }
+    long next = 1000L * (n + 1);
+    long touches0 = t.touches;
+    boolean pending = false;
+    for (int i = 0; i < Math.min(2 * n, 6_000); i++) {
+      long touched = t.touches;
+      long parent = t.leftParentUnderflows;
+      d.evict(d.oracle.map.firstKey());
+      plain.evict(plain.oldestTime());
+      pending |= t.touches != touched;
+      boolean after = pending && t.leftParentUnderflows != parent;
+      step(d, what, t.touches != touched || after, t.touches != touched || after);
+      if (after) {
+        pending = false;
+      }
+      put(d, next);
+      plain.insert(next, (Object) Long.valueOf(i));
+      next += 1000;
+      if (t.touches != touched || i % 256 == 0) {
+        assertEquals(plain.height(), t.height(), what + ": " + d.where() + "height");
+        assertEquals(plain.cnt[plain.leftFinger], t.cnt[t.leftFinger] , what + ": " + d.where() + "left finger's entries");
+        assertEquals(plain.cnt[plain.parent[plain.leftFinger]], t.cnt[t.parent[t.leftFinger]], what + ": " + d.where() + "finger's parent's entries");
+      }
+    }
+    check(d, what, true, 4);
+    assertTrue(t.touches > touches0, what + ": touchAhead never ran");
+  }
+
   static void put(OooDriver d, long t) {
     Object v = Values.next(d.function, d.rnd, d.seq++);
     d.tree.insert(t, v);
