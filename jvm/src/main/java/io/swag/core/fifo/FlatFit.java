@@ -102,7 +102,7 @@ public final class FlatFit extends PartialsFifo {
     int top = 0;
     int i = f;
     do {
-      stack[top++] = i; // room: a path holds distinct live positions, at most cap
+      stack[top++] = i;
       i = pointers[i & mask];
     } while (i != e);
     // Pop newest first: answer = Partials[t] ⊕ answer, written back with Pointers[t] = E.

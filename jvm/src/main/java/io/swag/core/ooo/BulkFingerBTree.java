@@ -560,7 +560,7 @@ public final class BulkFingerBTree extends FingerBTree {
 
   /** Ends a bulk's use of the lifted slots (the nodes stay for the next bulk). */
   private void freeLifted(int len) {
-    hintLeaf = -1;
+    hintLeaf = -1; // the bulk moved entries between leaves: the insert hint's leaf and bounds no longer hold
     if (objectStore) {
       for (int r = 0; r < len; r++) {
         p.release(liftedSlot(r));
