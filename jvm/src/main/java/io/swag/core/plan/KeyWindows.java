@@ -186,6 +186,12 @@ public final class KeyWindows {
       return;
     }
     for (int i = 0; i < g.windows.length; i++) {
+      if (t > watermark && nextFire[i] <= sat(t, delay)) {
+        // t's earliest unfired window fires no earlier than t (+ the delay), after a window already scheduled,
+        // and no window holding t has fired (each ends after t > watermark): updateAndSchedule would do
+        // nothing. (With every due window fired, nextFire > watermark already rules out a late t.)
+        continue;
+      }
       updateAndSchedule(i, t, watermark, Long.MIN_VALUE, out);
     }
   }
