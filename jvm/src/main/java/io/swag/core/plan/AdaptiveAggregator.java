@@ -570,6 +570,103 @@ public final class AdaptiveAggregator implements TimedAggregator {
   }
 
   /**
+   * Whether {@link #fireRun} can start at the window {@code [from, to]}: the typed ring in FIFO mode
+   * and a FIFO that can answer the range ({@link #queryOne} answers it the same way then).
+   *
+   * @param from the first window's first time
+   * @param to the first window's last time
+   * @return true if a run can start there
+   */
+  boolean runs(long from, long to) {
+    return typedFifo != null && from <= to && fifoCanAnswer(from, to);
+  }
+
+  /**
+   * Emits the due windows of one window spec, in order, from the typed ring: a run of what
+   * {@link KeyWindows} does window by window with {@link #queryOne(long, long, Object)} and
+   * {@link #ceilingTime(long, RingCursor)}, in one loop that keeps the ring's and the FIFO's positions
+   * in locals. Each window's result comes from the same FIFO moves in the same order as
+   * {@code queryOne}'s, so it is the same to the bit; after each window the next start is the first
+   * start after it whose window holds an entry. The windows of a run only move forward, so a FIFO
+   * that can answer the first ({@link #runs}) can answer every later one.
+   *
+   * <p>Needs {@link #runs} for the first window and strictly increasing ring times (the ring serves as
+   * the key's time log). Leaves {@code c} at the last next-window look-up, as {@code ceilingTime} would.
+   *
+   * @param w the window spec
+   * @param delay the group's fire delay ({@link WindowGroup#fireDelay})
+   * @param fire the fire watermark of the first window, {@code <= watermark}
+   * @param watermark the watermark
+   * @param window the window's index in its group (for {@code out})
+   * @param out receives each window's row
+   * @param c the window's ring cursor
+   * @return the fire watermark of the first window not emitted, or {@code Long.MAX_VALUE} when no
+   *     entry is left after the last window emitted
+   */
+  long fireRun(WindowSpec w, long delay, long fire, long watermark, int window, KeyWindows.WindowOutput out,
+      RingCursor c) {
+    long size = w.size();
+    long slide = w.slide();
+    DoubleFifo q = typedFifo;
+    long[] ts = times;
+    double[] ps = parts;
+    int m = ts.length - 1;
+    int n = end;
+    int e = fifoEnd;
+    int f = fifoFront;
+    while (true) {
+      long st = fire - delay - size + 1;
+      long to = st + size - 1;
+      Object held = out.heldOne(window);
+      Object r = null;
+      if (oneFromRing && e == f) { // queryOne's range of one entry, answered from the ring (see there)
+        int j = e;
+        while (j != n && ts[j & m] < st) {
+          j++;
+        }
+        f = j;
+        e = j;
+        if (j != n && ts[j & m] <= to && (j + 1 == n || ts[(j + 1) & m] > to)) {
+          r = sp.lowerOne(ps[j & m], held);
+        }
+      }
+      if (r == null) { // moveTyped
+        while (e != n && ts[e & m] <= to) {
+          q.pushPartial(ps[e & m]);
+          e++;
+        }
+        while (f != e && ts[f & m] < st) {
+          q.evict();
+          f++;
+        }
+        r = sp.lowerOne(q.partial(), held);
+      }
+      fifoFront = f;
+      fifoEnd = e;
+      out.emitOne(window, st, st + size, r);
+      long ns = st + slide; // the next window's start if its window holds an entry
+      int p = f; // every entry before f is older than st
+      while (p != n && ts[p & m] < ns) {
+        p++;
+      }
+      if (p == n) {
+        c.set = false;
+        return Long.MAX_VALUE;
+      }
+      c.pos = p;
+      c.target = ns;
+      c.set = true;
+      long t = ts[p & m];
+      long d = t - ns; // >= 0 unless it overflows
+      long next = d >= 0 && d < size ? ns : Math.max(ns, w.firstStart(t));
+      fire = WindowGroup.satAdd(next + size - 1, delay);
+      if (fire > watermark) {
+        return fire;
+      }
+    }
+  }
+
+  /**
    * With the FIFO empty: passes the pending entries older than {@code from} without moving them
    * through the FIFO, which {@link #moveFifo} would push and then evict, leaving it empty (for a
    * function that selects an operand; see {@link #queryOne}); returns the first pending entry, still

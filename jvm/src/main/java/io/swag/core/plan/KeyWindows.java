@@ -390,6 +390,9 @@ public final class KeyWindows {
    * @param out receives the emitted rows
    */
   public void fire(long watermark, WindowOutput out) {
+    if (nextFire.length == 1) {
+      fireOne(watermark, out);
+    }
     while (true) {
       int best = -1;
       for (int i = 0; i < nextFire.length; i++) {
@@ -406,6 +409,25 @@ public final class KeyWindows {
       firedWatermark = watermark;
     }
     evictAt(watermark);
+  }
+
+  /**
+   * {@link #fire}'s windows for a group of one window: while the adaptive aggregator's typed ring
+   * serves as the time log, a run of due windows at once ({@link AdaptiveAggregator#fireRun}), else
+   * one by one.
+   */
+  private void fireOne(long watermark, WindowOutput out) {
+    WindowSpec w = g.windows[0];
+    long f;
+    while ((f = nextFire[0]) != Long.MAX_VALUE && f <= watermark) {
+      AdaptiveAggregator a = ringLog;
+      long st = f - delay - w.size() + 1;
+      if (a != null && a.runs(st, st + w.size() - 1)) {
+        nextFire[0] = a.fireRun(w, delay, f, watermark, 0, out, ringCursors[0]);
+      } else {
+        fireWindow(0, out);
+      }
+    }
   }
 
   /** Emits window {@code i}'s pending window and schedules its next non-empty one. */
