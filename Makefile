@@ -219,7 +219,7 @@ bench-spark: build
 # Engine ceilings (docs/benchmarks-spark.md "Engine ceilings"): swag (pre-aggregated and off)
 # against the same pipeline with a no-op processor (benchmarks/spark/NoOpPipeline.java, compiled into
 # benchmarks/spark/target/swag-spark-bench.jar), window/slide 1 ... 1,000; SPARK_CEILING_ROUNDS invocations of
-# one round each (about 1.5 min each under the lock), the engine order rotating between rounds
+# one round each (about 2 min each under the lock, with a warm-up of each engine at each window/slide), the engine order rotating between rounds
 SPARK_CEILING_ROUNDS ?= 3
 .PHONY: bench-spark-ceiling
 bench-spark-ceiling: build

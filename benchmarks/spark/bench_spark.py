@@ -261,16 +261,18 @@ def ceiling(args: argparse.Namespace) -> dict[str, Any]:
         d = root / "in"
         write_files(d, [args.per_file] * args.files, args.keys, args.step_ms, args.disorder_ms, seed=1)
         run = 0
-        # warm-up, not recorded: each engine once over the first files (JIT, code generation)
+        # warm-up, not recorded: each engine at each window/slide once over the first files (JIT, code
+        # generation; a window of one slice and one of several take different paths)
         w = root / "warm"
         w.mkdir()
         for f in sorted(d.iterdir())[:2]:
             os.link(f, w / f.name)
-        for engine in args.engines:
-            df = _source(spark, w, args.disorder_ms)
-            run += 1
-            _run(_noop(spark, df) if engine == "noop" else _swag(df, 10 * SLIDE_MS, SLIDE_MS,
-                 "off" if engine == "swag-off" else "auto"), root / f"ck-{run}")
+        for ratio in args.ratios:
+            for engine in args.engines:
+                df = _source(spark, w, args.disorder_ms)
+                run += 1
+                _run(_noop(spark, df) if engine == "noop" else _swag(df, ratio * SLIDE_MS, SLIDE_MS,
+                     "off" if engine == "swag-off" else "auto"), root / f"ck-{run}")
         _log("warmed up")
         for rnd in range(args.first_round, args.first_round + args.rounds):
             for i, ratio in enumerate(args.ratios):
