@@ -57,6 +57,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
   private int fifoFront;
   private int fifoEnd;
   private Runnable switchListener; // called once, before the switch discards the ring (listeners in the order set)
+  private long fired; // runs fireRun fired
 
   /**
    * A position in the ring for {@link #ceilingTime(long, RingCursor)}: the entry of its last answer
@@ -590,21 +591,25 @@ public final class AdaptiveAggregator implements TimedAggregator {
    * start after it whose window holds an entry. The windows of a run only move forward, so a FIFO
    * that can answer the first ({@link #runs}) can answer every later one.
    *
+   * <p>Before each window is emitted, {@code next[window]} holds its fire watermark, and afterwards the
+   * next one's ({@code Long.MAX_VALUE}: none, no entry left after it, or a fire watermark that
+   * saturates): if {@code out} throws, the key is left as the window-by-window path leaves it, that
+   * window still pending. {@code out} must not insert into this key or fire it.
+   *
    * <p>Needs {@link #runs} for the first window and strictly increasing ring times (the ring serves as
    * the key's time log). Leaves {@code c} at the last next-window look-up, as {@code ceilingTime} would.
    *
    * @param w the window spec
    * @param delay the group's fire delay ({@link WindowGroup#fireDelay})
-   * @param fire the fire watermark of the first window, {@code <= watermark}
-   * @param watermark the watermark
-   * @param window the window's index in its group (for {@code out})
+   * @param watermark the watermark, at least {@code next[window]}
+   * @param window the window's index in its group (for {@code out} and {@code next})
+   * @param next the group's next fire watermarks, per window
    * @param out receives each window's row
    * @param c the window's ring cursor
-   * @return the fire watermark of the first window not emitted, or {@code Long.MAX_VALUE} when no
-   *     entry is left after the last window emitted
    */
-  long fireRun(WindowSpec w, long delay, long fire, long watermark, int window, KeyWindows.WindowOutput out,
+  void fireRun(WindowSpec w, long delay, long watermark, int window, long[] next, KeyWindows.WindowOutput out,
       RingCursor c) {
+    fired++;
     long size = w.size();
     long slide = w.slide();
     DoubleFifo q = typedFifo;
@@ -614,11 +619,13 @@ public final class AdaptiveAggregator implements TimedAggregator {
     int n = end;
     int e = fifoEnd;
     int f = fifoFront;
+    long fire = next[window];
     while (true) {
       long st = fire - delay - size + 1;
       long to = st + size - 1;
       Object held = out.heldOne(window);
       Object r = null;
+      boolean answered = false;
       if (oneFromRing && e == f) { // queryOne's range of one entry, answered from the ring (see there)
         int j = e;
         while (j != n && ts[j & m] < st) {
@@ -628,9 +635,10 @@ public final class AdaptiveAggregator implements TimedAggregator {
         e = j;
         if (j != n && ts[j & m] <= to && (j + 1 == n || ts[(j + 1) & m] > to)) {
           r = sp.lowerOne(ps[j & m], held);
+          answered = true;
         }
       }
-      if (r == null) { // moveTyped
+      if (!answered) { // moveTyped
         while (e != n && ts[e & m] <= to) {
           q.pushPartial(ps[e & m]);
           e++;
@@ -651,19 +659,39 @@ public final class AdaptiveAggregator implements TimedAggregator {
       }
       if (p == n) {
         c.set = false;
-        return Long.MAX_VALUE;
+        next[window] = Long.MAX_VALUE;
+        return;
       }
       c.pos = p;
       c.target = ns;
       c.set = true;
       long t = ts[p & m];
       long d = t - ns; // >= 0 unless it overflows
-      long next = d >= 0 && d < size ? ns : Math.max(ns, w.firstStart(t));
-      fire = WindowGroup.satAdd(next + size - 1, delay);
-      if (fire > watermark) {
-        return fire;
+      long start = d >= 0 && d < size ? ns : Math.max(ns, w.firstStart(t));
+      fire = WindowGroup.satAdd(start + size - 1, delay);
+      next[window] = fire;
+      if (fire == Long.MAX_VALUE || fire > watermark) {
+        return;
       }
     }
+  }
+
+  /**
+   * The runs {@link #fireRun} has fired (for tests: that a key's windows took the run).
+   *
+   * @return the number of runs
+   */
+  long firedRuns() {
+    return fired;
+  }
+
+  /**
+   * The FIFO's ring positions, {@code {fifoFront, fifoEnd}} (for tests).
+   *
+   * @return the FIFO's first and end positions
+   */
+  int[] fifoPositions() {
+    return new int[] {fifoFront, fifoEnd};
   }
 
   /**

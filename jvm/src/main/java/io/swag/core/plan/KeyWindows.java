@@ -187,9 +187,9 @@ public final class KeyWindows {
     }
     for (int i = 0; i < g.windows.length; i++) {
       if (t > watermark && nextFire[i] <= sat(t, delay)) {
-        // t's earliest unfired window fires no earlier than t (+ the delay), after a window already scheduled,
-        // and no window holding t has fired (each ends after t > watermark): updateAndSchedule would do
-        // nothing. (With every due window fired, nextFire > watermark already rules out a late t.)
+        // t's earliest unfired window fires no earlier than t (+ the delay), so no earlier than the window
+        // already scheduled, and no window holding t has fired (each ends after t > watermark):
+        // updateAndSchedule would do nothing
         continue;
       }
       updateAndSchedule(i, t, watermark, Long.MIN_VALUE, out);
@@ -423,7 +423,7 @@ public final class KeyWindows {
       AdaptiveAggregator a = ringLog;
       long st = f - delay - w.size() + 1;
       if (a != null && a.runs(st, st + w.size() - 1)) {
-        nextFire[0] = a.fireRun(w, delay, f, watermark, 0, out, ringCursors[0]);
+        a.fireRun(w, delay, watermark, 0, nextFire, out, ringCursors[0]);
       } else {
         fireWindow(0, out);
       }
