@@ -248,6 +248,13 @@ CEILING_CSV = ("round", "ratio", "engine", "records", "timed_records", "timed_ms
                "median_state_commit_ms")
 
 
+def _ceiling_query(spark: Any, df: Any, engine: str, size_ms: int) -> Any:
+    """The ceiling's query of ``engine`` (``noop``, ``swag`` or ``swag-off``) over ``df``, windows of ``size_ms``."""
+    if engine == "noop":
+        return _noop(spark, df)
+    return _swag(df, size_ms, SLIDE_MS, "off" if engine == "swag-off" else "auto")
+
+
 def ceiling(args: argparse.Namespace) -> dict[str, Any]:
     """Per round and window/slide, each engine once (the order rotating), over the same files."""
     jars = [str(args.bench_jar)] if "noop" in args.engines else []
@@ -269,10 +276,9 @@ def ceiling(args: argparse.Namespace) -> dict[str, Any]:
             os.link(f, w / f.name)
         for ratio in args.ratios:
             for engine in args.engines:
-                df = _source(spark, w, args.disorder_ms)
                 run += 1
-                _run(_noop(spark, df) if engine == "noop" else _swag(df, ratio * SLIDE_MS, SLIDE_MS,
-                     "off" if engine == "swag-off" else "auto"), root / f"ck-{run}")
+                _run(_ceiling_query(spark, _source(spark, w, args.disorder_ms), engine, ratio * SLIDE_MS),
+                     root / f"ck-{run}")
         _log("warmed up")
         for rnd in range(args.first_round, args.first_round + args.rounds):
             for i, ratio in enumerate(args.ratios):
@@ -280,9 +286,7 @@ def ceiling(args: argparse.Namespace) -> dict[str, Any]:
                 n = len(args.engines)
                 for e in range(n):
                     engine = args.engines[(rnd + i + e) % n]
-                    df = _source(spark, d, args.disorder_ms)
-                    out = (_noop(spark, df) if engine == "noop"
-                           else _swag(df, size, SLIDE_MS, "off" if engine == "swag-off" else "auto"))
+                    out = _ceiling_query(spark, _source(spark, d, args.disorder_ms), engine, size)
                     run += 1
                     progress = _run(out, root / f"ck-{run}")
                     s = _summary(progress)

@@ -557,17 +557,22 @@ public final class AdaptiveAggregator implements TimedAggregator {
    * @return the function's result
    */
   Object queryOne(long from, long to, Object held) {
-    if (typedFifo != null && from <= to && fifoCanAnswer(from, to)) {
-      if (oneFromRing && fifoEnd == fifoFront) {
-        int j = passOlderThan(from);
-        if (j != end && t(j) <= to && (j + 1 == end || t(j + 1) > to)) {
-          return sp.lowerOne(parts[j & mask()], held); // the FIFO's aggregate of this one entry, to the bit
-        }
-      }
-      moveFifo(from, to);
-      return sp.lowerOne(typedFifo.partial(), held);
+    if (runs(from, to)) {
+      return answerTyped(from, to, held);
     }
     return ((java.util.List<?>) query(from, to)).get(0);
+  }
+
+  /** {@link #queryOne} of a range the typed FIFO can answer ({@link #runs}). */
+  private Object answerTyped(long from, long to, Object held) {
+    if (oneFromRing && fifoEnd == fifoFront) {
+      int j = passOlderThan(from);
+      if (j != end && t(j) <= to && (j + 1 == end || t(j + 1) > to)) {
+        return sp.lowerOne(parts[j & mask()], held); // the FIFO's aggregate of this one entry, to the bit
+      }
+    }
+    moveTyped(from, to);
+    return sp.lowerOne(typedFifo.partial(), held);
   }
 
   /**
@@ -583,13 +588,12 @@ public final class AdaptiveAggregator implements TimedAggregator {
   }
 
   /**
-   * Emits the due windows of one window spec, in order, from the typed ring: a run of what
-   * {@link KeyWindows} does window by window with {@link #queryOne(long, long, Object)} and
-   * {@link #ceilingTime(long, RingCursor)}, in one loop that keeps the ring's and the FIFO's positions
-   * in locals. Each window's result comes from the same FIFO moves in the same order as
-   * {@code queryOne}'s, so it is the same to the bit; after each window the next start is the first
-   * start after it whose window holds an entry. The windows of a run only move forward, so a FIFO
-   * that can answer the first ({@link #runs}) can answer every later one.
+   * Emits the due windows of one window spec, in order, from the typed ring: what {@link KeyWindows}
+   * does window by window with {@link #queryOne(long, long, Object)} and
+   * {@link #ceilingTime(long, RingCursor)}, in one loop. Each window's result comes from the same FIFO
+   * moves as {@code queryOne}'s ({@link #answerTyped}), so it is the same to the bit; after each window
+   * the next start is the first start after it whose window holds an entry. The windows of a run only
+   * move forward, so a FIFO that can answer the first ({@link #runs}) can answer every later one.
    *
    * <p>Before each window is emitted, {@code next[window]} holds its fire watermark, and afterwards the
    * next one's ({@code Long.MAX_VALUE}: none, no entry left after it, or a fire watermark that
@@ -597,7 +601,7 @@ public final class AdaptiveAggregator implements TimedAggregator {
    * window still pending. {@code out} must not insert into this key or fire it.
    *
    * <p>Needs {@link #runs} for the first window and strictly increasing ring times (the ring serves as
-   * the key's time log). Leaves {@code c} at the last next-window look-up, as {@code ceilingTime} would.
+   * the key's time log). Leaves {@code c} at the last next-window look-up.
    *
    * @param w the window spec
    * @param delay the group's fire delay ({@link WindowGroup#fireDelay})
@@ -611,61 +615,16 @@ public final class AdaptiveAggregator implements TimedAggregator {
       RingCursor c) {
     fired++;
     long size = w.size();
-    long slide = w.slide();
-    DoubleFifo q = typedFifo;
-    long[] ts = times;
-    double[] ps = parts;
-    int m = ts.length - 1;
-    int n = end;
-    int e = fifoEnd;
-    int f = fifoFront;
     long fire = next[window];
     while (true) {
       long st = fire - delay - size + 1;
-      long to = st + size - 1;
-      Object held = out.heldOne(window);
-      Object r = null;
-      boolean answered = false;
-      if (oneFromRing && e == f) { // queryOne's range of one entry, answered from the ring (see there)
-        int j = e;
-        while (j != n && ts[j & m] < st) {
-          j++;
-        }
-        f = j;
-        e = j;
-        if (j != n && ts[j & m] <= to && (j + 1 == n || ts[(j + 1) & m] > to)) {
-          r = sp.lowerOne(ps[j & m], held);
-          answered = true;
-        }
-      }
-      if (!answered) { // moveTyped
-        while (e != n && ts[e & m] <= to) {
-          q.pushPartial(ps[e & m]);
-          e++;
-        }
-        while (f != e && ts[f & m] < st) {
-          q.evict();
-          f++;
-        }
-        r = sp.lowerOne(q.partial(), held);
-      }
-      fifoFront = f;
-      fifoEnd = e;
-      out.emitOne(window, st, st + size, r);
-      long ns = st + slide; // the next window's start if its window holds an entry
-      int p = f; // every entry before f is older than st
-      while (p != n && ts[p & m] < ns) {
-        p++;
-      }
-      if (p == n) {
-        c.set = false;
+      out.emitOne(window, st, st + size, answerTyped(st, st + size - 1, out.heldOne(window)));
+      long ns = st + w.slide(); // the next window's start if its window holds an entry
+      long t = ceilingTime(ns, c);
+      if (t == Long.MAX_VALUE) {
         next[window] = Long.MAX_VALUE;
         return;
       }
-      c.pos = p;
-      c.target = ns;
-      c.set = true;
-      long t = ts[p & m];
       long d = t - ns; // >= 0 unless it overflows
       long start = d >= 0 && d < size ? ns : Math.max(ns, w.firstStart(t));
       fire = WindowGroup.satAdd(start + size - 1, delay);
