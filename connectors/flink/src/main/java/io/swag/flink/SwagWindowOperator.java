@@ -83,7 +83,7 @@ import org.slf4j.LoggerFactory;
  * name>} (one JSON per subtask, in the job's result) and one INFO log line; nothing per record.
  */
 public final class SwagWindowOperator extends AbstractStreamOperator<Row>
-    implements OneInputStreamOperator<Row, Row>, Triggerable<Object, VoidNamespace> {
+    implements OneInputStreamOperator<Object, Row>, Triggerable<Object, VoidNamespace> {
   private static final long serialVersionUID = 1L;
   static final String ENTRIES_STATE = "swag-entries-";
   static final String META_STATE = "swag-key-meta";
@@ -124,12 +124,10 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient boolean[] accepted;
   /** The one row array refilled for every record when no group keeps an inserted row ({@link WindowGroup#liftsRowsAtInsert}), else null. */
   private transient Object[] rowBuffer;
-  /**
-   * The used-row slot of the value column when a record can go in as its time and value alone
-   * ({@link #insertScalar}: one time group of one scalar function, {@link WindowGroup#scalarColumn}, one
-   * key column and no count group), else -1.
-   */
+  /** {@link #scalarSlot(Layout, List, List)} of this operator's plan. */
   private transient int scalarSlot;
+  /** Where the key, time and value columns are in the input's rows, when {@link #scalarSlot} is set; else null. */
+  private transient PackedRecord.Columns packedColumns;
   private transient StreamRecord<Row> reuse;
   /** Per time group and window, and per count group, the result row refilled at each result (see {@link #emit}). */
   private transient Row[][] timeRows;
@@ -268,6 +266,17 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     this.valueKey = valueKey;
   }
 
+  /**
+   * The used-row slot of the value column when a record can go in as its time and value alone
+   * ({@link #insertScalar}: one time group of one scalar function, {@link WindowGroup#scalarColumn}, one
+   * key column and no count group), else -1.
+   */
+  static int scalarSlot(Layout layout, List<WindowGroup> groups, List<CountGroup> countGroups) {
+    int sc = groups.size() == 1 && countGroups.isEmpty() ? groups.get(0).scalarColumn() : -1;
+    return sc >= 0 && layout.timeSlot >= 0 && layout.keySlots.length == 1 && layout.valueSlots.length == 1
+        && layout.valueSlots[0] == sc ? sc : -1;
+  }
+
   private void setUpPlan() {
     if (layout != null) {
       return;
@@ -287,9 +296,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       lifted &= g.liftsRowsAtInsert();
     }
     rowBuffer = lifted ? new Object[layout.used.size()] : null;
-    int sc = groups.size() == 1 && countGroups.isEmpty() ? groups.get(0).scalarColumn() : -1;
-    scalarSlot = sc >= 0 && layout.timeSlot >= 0 && layout.keySlots.length == 1 && layout.valueSlots.length == 1
-        && layout.valueSlots[0] == sc ? sc : -1;
+    scalarSlot = scalarSlot(layout, groups, countGroups);
+    packedColumns = scalarSlot >= 0 ? new PackedRecord.Columns(layout.keyIdx[0], layout.timeIdx, layout.usedIdx[scalarSlot]) : null;
     reuse = new StreamRecord<>(null);
     timeRows = new Row[groups.size()][];
     for (int g = 0; g < timeRows.length; g++) {
@@ -426,8 +434,15 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   }
 
   @Override
-  public void processElement(StreamRecord<Row> element) throws Exception {
+  public void processElement(StreamRecord<Object> record) throws Exception {
     recordsIn.inc();
+    if (record.getValue() instanceof PackedRecord p && p.packed() && scalarSlot >= 0) {
+      checkTimestamp(record);
+      if (insertValue(record, p.time, p.value)) {
+        return;
+      }
+    }
+    StreamRecord<Row> element = asRow(record);
     Row in = element.getValue();
     if (scalarSlot >= 0 && insertScalar(element, in)) {
       return;
@@ -487,7 +502,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
    * The first record without an event-time timestamp fails the job (its time windows would never
    * fire) unless a record with one came before.
    */
-  private void checkTimestamp(StreamRecord<Row> element) {
+  private void checkTimestamp(StreamRecord<?> element) {
     if (!element.hasTimestamp() && !groups.isEmpty() && !sawTimestamp) {
       throw new IllegalStateException("swag: the input stream has no event-time timestamps, so it has no watermarks "
           + "either and the time windows would never fire; assign a WatermarkStrategy (with a timestamp assigner) "
@@ -512,7 +527,16 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       return false;
     }
     checkTimestamp(element);
-    long t = time;
+    return insertValue(element, time, value);
+  }
+
+  /**
+   * {@link #insertScalar}'s insert of a record's time {@code t} and value (a key in the cache, and
+   * late and rejected records sent to their outputs), from a row or a {@link PackedRecord}, whose
+   * packing checked what {@link #insertScalar} checks. Returns false, having done nothing, for a key
+   * to create, load or take the cold path.
+   */
+  private boolean insertValue(StreamRecord<?> element, long t, double value) throws Exception {
     long wm = watermark();
     int first = queryGroups.accept(t, wm, accepted, acceptMemo);
     if (!queryGroups.late(first)) {
@@ -523,7 +547,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       try {
         s.time[first].insertDouble(t, value, wm, s.outs[first]);
       } catch (IllegalArgumentException e) {
-        reject(element, e.getMessage());
+        reject(asRow(element), e.getMessage());
         return true;
       }
       insertTime = t;
@@ -531,8 +555,17 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       schedule(s);
       return true;
     }
-    late(element);
+    late(asRow(element));
     return true;
+  }
+
+  /** {@code record} holding its input row: a {@link PackedRecord}'s row, or the row it was packed from, put in its place. */
+  @SuppressWarnings("unchecked")
+  private StreamRecord<Row> asRow(StreamRecord<?> record) {
+    if (record.getValue() instanceof PackedRecord p) {
+      ((StreamRecord<Object>) record).replace(p.toRow(packedColumns));
+    }
+    return (StreamRecord<Row>) record;
   }
 
   /**

@@ -178,12 +178,25 @@ public final class SwagWindows {
           + "' would never fire; assign a WatermarkStrategy with a timestamp assigner to the input");
     }
     Object nullKey = options.keyLayout() == SwagFlinkOptions.KeyLayout.VALUE ? nullKey(rt, layout.keyIdx, input) : null;
-    KeyedStream<Row, Object> keyed = nullKey != null
-        ? input.keyBy(new ValueKey(layout.keyIdx[0], names, nullKey), valueKeyType(rt, layout.keyIdx[0]))
-        : input.keyBy(new KeyExtractor(layout.keyIdx, names), keyType(rt, layout.keyIdx));
+    PackedRecord.Columns packed = nullKey != null ? packing(plan, layout, rt) : null;
+    KeyedStream<?, Object> keyed;
+    if (packed != null) {
+      SingleOutputStreamOperator<PackedRecord> p = input.map(new PackedRecord.Pack(packed))
+          .returns(new PackedRecordType(rt)).name(options.operatorName() + "-pack").setParallelism(input.getParallelism());
+      if (options.uid() != null) {
+        p.uid(options.uid() + "-pack");
+      }
+      keyed = p.keyBy(new PackedRecord.Key(new ValueKey(layout.keyIdx[0], names, nullKey)), valueKeyType(rt, layout.keyIdx[0]));
+    } else {
+      keyed = nullKey != null
+          ? input.keyBy(new ValueKey(layout.keyIdx[0], names, nullKey), valueKeyType(rt, layout.keyIdx[0]))
+          : input.keyBy(new KeyExtractor(layout.keyIdx, names), keyType(rt, layout.keyIdx));
+    }
     SwagWindowOperator op = new SwagWindowOperator(plan.toJson(), names, lateTag(rt), rejectedTag(rt),
         options.cacheMaxKeys(), options.onError(), nullKey != null);
-    SingleOutputStreamOperator<Row> out = keyed.transform(options.operatorName(), outputType(spec, rt), op);
+    @SuppressWarnings({"unchecked", "rawtypes"}) // the operator takes rows and packed records alike
+    SingleOutputStreamOperator<Row> out = ((KeyedStream<Object, Object>) (KeyedStream) keyed)
+        .transform(options.operatorName(), outputType(spec, rt), op);
     if (options.uid() != null) {
       out.uid(options.uid());
     }
@@ -191,6 +204,29 @@ public final class SwagWindows {
       out.setParallelism(options.parallelism());
     }
     return out;
+  }
+
+  /**
+   * Where the key, time and value columns are when the rows cross the {@code keyBy} as
+   * {@link PackedRecord}s, else null: the rows are exactly a {@code BIGINT} key, a {@code BIGINT}
+   * time and a {@code DOUBLE} value, and the operator inserts them by time and value alone
+   * ({@link SwagWindowOperator#scalarSlot}).
+   */
+  static PackedRecord.Columns packing(Plan plan, Layout layout, RowTypeInfo rt) {
+    if (rt.getArity() != 3 || layout.keyIdx.length != 1 || layout.timeIdx < 0) {
+      return null;
+    }
+    int slot = SwagWindowOperator.scalarSlot(layout, io.swag.core.plan.WindowGroup.storedGroups(plan, layout.used, false),
+        io.swag.core.plan.CountGroup.countGroups(plan, layout.used));
+    if (slot < 0) {
+      return null;
+    }
+    int key = layout.keyIdx[0];
+    int time = layout.timeIdx;
+    int value = layout.usedIdx[slot];
+    boolean distinct = key != time && key != value && time != value;
+    return distinct && rt.getTypeAt(key).equals(Types.LONG) && rt.getTypeAt(time).equals(Types.LONG)
+        && rt.getTypeAt(value).equals(Types.DOUBLE) ? new PackedRecord.Columns(key, time, value) : null;
   }
 
   private static boolean hasTimeWindows(QuerySpec spec) {

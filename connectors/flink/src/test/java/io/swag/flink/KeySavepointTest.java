@@ -39,7 +39,7 @@ class KeySavepointTest {
         .build();
   }
 
-  static KeyedOneInputStreamOperatorTestHarness<Object, Row, Row> harness(String layout) throws Exception {
+  static KeyedOneInputStreamOperatorTestHarness<Object, Object, Row> harness(String layout) throws Exception {
     String[] names = TestStreams.TYPE.getFieldNames();
     boolean value = layout.equals("value");
     SwagWindowOperator op = new SwagWindowOperator(Planner.plan(query()).toJson(), names,
@@ -49,13 +49,14 @@ class KeySavepointTest {
     @SuppressWarnings("unchecked")
     TypeInformation<Object> keyType = (TypeInformation<Object>) (TypeInformation<?>) (value ? Types.STRING
         : new RowTypeInfo(Types.STRING));
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(op, keys, keyType);
+    KeySelector<Object, Object> rowKeys = r -> keys.getKey((Row) r);
+    var h = new KeyedOneInputStreamOperatorTestHarness<>(op, rowKeys, keyType);
     h.setup(SwagWindows.outputType(query(), TestStreams.TYPE).createSerializer(new SerializerConfigImpl()));
     return h;
   }
 
   /** Feeds rows {@code from} to {@code to} of {@code in}, each followed by its watermark when it advances; returns the output rows. */
-  static List<String> feed(KeyedOneInputStreamOperatorTestHarness<Object, Row, Row> h, List<Row> in, int from, int to,
+  static List<String> feed(KeyedOneInputStreamOperatorTestHarness<Object, Object, Row> h, List<Row> in, int from, int to,
       long[] wm) throws Exception {
     for (int i = from; i < to; i++) {
       Row r = in.get(i);

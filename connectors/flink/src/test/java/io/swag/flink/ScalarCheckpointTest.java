@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -34,14 +35,16 @@ class ScalarCheckpointTest {
         .window(WindowSpec.time(400, 100).name("w").aggregate("mx", "max", "v")).build();
   }
 
-  static KeyedOneInputStreamOperatorTestHarness<Object, Row, Row> harness(long lateness) throws Exception {
+  static KeyedOneInputStreamOperatorTestHarness<Object, Object, Row> harness(long lateness) throws Exception {
     String[] names = TestStreams.TYPE.getFieldNames();
     SwagWindowOperator op = new SwagWindowOperator(Planner.plan(query(lateness)).toJson(), names,
         SwagWindows.lateTag(TestStreams.type()), SwagWindows.rejectedTag(TestStreams.type()), 100, OnError.REJECT,
         true);
     @SuppressWarnings("unchecked")
     TypeInformation<Object> keyType = (TypeInformation<Object>) (TypeInformation<?>) Types.STRING;
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(op, new SwagWindows.ValueKey(0, names, ""), keyType);
+    SwagWindows.ValueKey keys = new SwagWindows.ValueKey(0, names, "");
+    KeySelector<Object, Object> rowKeys = r -> keys.getKey((Row) r);
+    var h = new KeyedOneInputStreamOperatorTestHarness<>(op, rowKeys, keyType);
     h.setup(SwagWindows.outputType(query(lateness), TestStreams.TYPE).createSerializer(new SerializerConfigImpl()));
     return h;
   }
@@ -89,7 +92,7 @@ class ScalarCheckpointTest {
   }
 
   /** Feeds rows {@code from} to {@code to} of {@code in} without their watermarks; returns the output rows. */
-  static List<String> recordsOnly(KeyedOneInputStreamOperatorTestHarness<Object, Row, Row> h, List<Row> in, int from,
+  static List<String> recordsOnly(KeyedOneInputStreamOperatorTestHarness<Object, Object, Row> h, List<Row> in, int from,
       int to) throws Exception {
     for (int i = from; i < to; i++) {
       h.processElement(in.get(i), (Long) in.get(i).getField(1));

@@ -438,8 +438,8 @@ public final class FlinkBench {
       long keys = args.length > 5 ? Long.parseLong(args[5]) : KEYS;
       for (int i = 0; i < rounds; i++) {
         double rps = swagTime(base, ratio * keys, keys, disorder, keys);
-        o.printf("swag window/slide %d: %.0f records/s, operator task %.0f CPU ns per record%n", ratio, rps,
-            ThreadCpu.operatorNs);
+        o.printf("swag window/slide %d: %.0f records/s, operator task %.0f CPU ns per record, source task %.0f%n", ratio,
+            rps, ThreadCpu.operatorNs, ThreadCpu.sourceNs);
       }
       return;
     }
