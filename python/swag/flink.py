@@ -122,7 +122,8 @@ def _call(fn: Any, *args: Any) -> Any:
 
 
 def aggregate(stream: Any, query: Any, *, late: bool = False, rejected: bool = False,
-              cache_max_keys: int | None = None, on_error: str = "reject", key_layout: str = "value") -> Any:
+              cache_max_keys: int | None = None, on_error: str = "reject", key_layout: str = "value",
+              firing: str = "paced") -> Any:
     """Runs ``query`` on a PyFlink ``DataStream`` of named Rows with event-time watermarks.
 
     Returns the result ``DataStream`` (Rows: key columns, ``window``, ``window_start``,
@@ -135,14 +136,17 @@ def aggregate(stream: Any, query: Any, *, late: bool = False, rejected: bool = F
     rejected output) or ``"fail"`` (the job fails with the first one's reason). ``key_layout``: how
     the operator keys its state, and so what its savepoints hold: ``"value"`` (default: a query with
     one key column of a basic type is keyed by the column's value) or ``"row"`` (every query by a Row
-    of its key columns); a savepoint restores only with the layout it was taken with.
+    of its key columns); a savepoint restores only with the layout it was taken with. ``firing``: when
+    the windows a watermark makes due come out: ``"paced"`` (default: over the records that follow the
+    watermark, within one watermark interval, and before the watermark goes on; the firing then
+    overlaps the upstream tasks instead of stopping them) or ``"watermark"`` (all at the watermark).
     """
     from pyflink.datastream import DataStream
 
     _add_jar(stream_env(stream))
     sw = _swag_class("io.swag.flink.SwagWindows")
     j_in = stream._j_data_stream
-    j_out = _call(sw.aggregate, j_in, _query_json(query), _options(cache_max_keys, on_error, key_layout))
+    j_out = _call(sw.aggregate, j_in, _query_json(query), _options(cache_max_keys, on_error, key_layout, firing))
     result = DataStream(sw.plainColumns(j_out))
     sides = []
     if late:
@@ -169,29 +173,30 @@ def stream_env(stream: Any) -> Any:
     return StreamExecutionEnvironment(stream._j_data_stream.getExecutionEnvironment())
 
 
-def _options(cache_max_keys: int | None, on_error: str, key_layout: str) -> Any:
+def _options(cache_max_keys: int | None, on_error: str, key_layout: str, firing: str) -> Any:
     """The Java ``SwagFlinkOptions`` of the keyword arguments."""
     options = _call(_swag_class("io.swag.flink.SwagFlinkOptions").defaults().withOnError, on_error)
     options = _call(options.withKeyLayout, key_layout)
+    options = _call(options.withFiring, firing)
     if cache_max_keys is not None:
         options = _call(options.withCacheMaxKeys, int(cache_max_keys))
     return options
 
 
 def aggregate_table(t_env: Any, table: Any, query: Any, *, late: bool = False, rejected: bool = False,
-                    on_error: str = "reject", key_layout: str = "value") -> Any:
+                    on_error: str = "reject", key_layout: str = "value", firing: str = "paced") -> Any:
     """Runs ``query`` on ``table`` (with a watermark on the query's time column) of a
     ``StreamTableEnvironment``; returns a ``Table``. With ``late=True`` and/or ``rejected=True``
     returns a tuple: the result, then a Table of the late records (the input's columns), then one of
     the rejected records (``reason``, then the input's columns; ``swag_reason`` if the input has a
     column ``reason``), in that order. ``on_error``: ``"reject"`` (default) or ``"fail"`` (the job
-    fails at the first rejected record). ``key_layout``: ``"value"`` (default) or ``"row"``, as for
-    :func:`aggregate`."""
+    fails at the first rejected record). ``key_layout``: ``"value"`` (default) or ``"row"``, and
+    ``firing``: ``"paced"`` (default) or ``"watermark"``, as for :func:`aggregate`."""
     from pyflink.table import Table
 
     _add_jar_table(t_env)
     st = _swag_class("io.swag.flink.SwagTables")
-    options = _options(None, on_error, key_layout)
+    options = _options(None, on_error, key_layout, firing)
     tables = _call(st.aggregateWithSides, t_env._j_tenv, table._j_table, _query_json(query), options)
     result = Table(tables[0], t_env)
     sides = []

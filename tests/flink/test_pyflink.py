@@ -215,6 +215,17 @@ def test_an_unknown_key_layout_is_an_invalid_query(env: StreamExecutionEnvironme
         swag.flink.aggregate(_stream(env, _rows(10)), _query(), key_layout="tuple")
 
 
+@pytest.mark.parametrize("firing", ["paced", "watermark"])
+def test_both_firings_give_the_local_executors_windows(env: StreamExecutionEnvironment, firing: str) -> None:
+    rows = _rows(400)
+    assert _windows(swag.flink.aggregate(_stream(env, rows), _query(), firing=firing)) == _local_windows(rows)
+
+
+def test_an_unknown_firing_is_an_invalid_query(env: StreamExecutionEnvironment) -> None:
+    with pytest.raises(swag.InvalidQueryError, match="firing"):
+        swag.flink.aggregate(_stream(env, _rows(10)), _query(), firing="eager")
+
+
 def test_aggregate_table_late_and_rejected_tables(env: StreamExecutionEnvironment) -> None:
     rows, want = _bad_rows()
     t_env, table = _table(env, rows)

@@ -18,6 +18,7 @@ public final class SwagFlinkOptions implements Serializable {
   private final int cacheMaxKeys;
   private final OnError onError;
   private final KeyLayout keyLayout;
+  private final Firing firing;
 
   /**
    * How the operator keys its state (option {@code key_layout}): the Flink key of a record, and so
@@ -53,13 +54,48 @@ public final class SwagFlinkOptions implements Serializable {
   }
 
   /**
+   * When the operator emits the windows a watermark makes due (option {@code firing}).
+   */
+  public enum Firing {
+    /**
+     * Paced over the records that follow the watermark, so that the firing overlaps the upstream
+     * tasks' work instead of stopping them (their network buffers hold a few milliseconds of
+     * records) for one burst per watermark; the watermark goes on once they have fired. Each row
+     * comes out within one watermark interval after the watermark that made it due (earlier when a
+     * checkpoint, the next watermark or the end of the input comes first), before the watermark that
+     * passes its window. The same rows as {@link #WATERMARK}. The default.
+     */
+    PACED,
+    /** All at the watermark, before it goes on: the lowest latency, a burst per watermark. */
+    WATERMARK;
+
+    /**
+     * The firing named {@code paced} or {@code watermark}.
+     *
+     * @param name the firing's name
+     * @return the firing
+     * @throws SwagException if the name is neither
+     */
+    public static Firing parse(String name) {
+      if ("paced".equals(name)) {
+        return PACED;
+      }
+      if ("watermark".equals(name)) {
+        return WATERMARK;
+      }
+      throw new SwagException(Kind.INVALID_QUERY, "firing: expected 'paced' or 'watermark', got '" + name + "'");
+    }
+  }
+
+  /**
    * Keys per operator subtask whose aggregators stay on the heap by default. A key's aggregator
    * costs O(its slices or entries in the window); the rest of its state is in the state backend.
    */
   public static final int DEFAULT_CACHE_MAX_KEYS = 100_000;
 
   private SwagFlinkOptions(String operatorName, String uid, int parallelism, int cacheMaxKeys, OnError onError,
-      KeyLayout keyLayout) {
+      KeyLayout keyLayout, Firing firing) {
+    this.firing = firing;
     this.operatorName = operatorName;
     this.uid = uid;
     this.parallelism = parallelism;
@@ -71,12 +107,12 @@ public final class SwagFlinkOptions implements Serializable {
   /**
    * Defaults: operator name {@code swag-windows}, no uid, the environment's parallelism,
    * {@value #DEFAULT_CACHE_MAX_KEYS} cached keys, rejected records to the side output, the
-   * {@link KeyLayout#VALUE} key layout.
+   * {@link KeyLayout#VALUE} key layout, {@link Firing#PACED} firing.
    *
    * @return the default options
    */
   public static SwagFlinkOptions defaults() {
-    return new SwagFlinkOptions("swag-windows", null, -1, DEFAULT_CACHE_MAX_KEYS, OnError.REJECT, KeyLayout.VALUE);
+    return new SwagFlinkOptions("swag-windows", null, -1, DEFAULT_CACHE_MAX_KEYS, OnError.REJECT, KeyLayout.VALUE, Firing.PACED);
   }
 
   /**
@@ -86,7 +122,7 @@ public final class SwagFlinkOptions implements Serializable {
    * @return a copy with that name
    */
   public SwagFlinkOptions withOperatorName(String name) {
-    return new SwagFlinkOptions(name, uid, parallelism, cacheMaxKeys, onError, keyLayout);
+    return new SwagFlinkOptions(name, uid, parallelism, cacheMaxKeys, onError, keyLayout, firing);
   }
 
   /**
@@ -96,7 +132,7 @@ public final class SwagFlinkOptions implements Serializable {
    * @return a copy with that uid
    */
   public SwagFlinkOptions withUid(String uid) {
-    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError, keyLayout);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError, keyLayout, firing);
   }
 
   /**
@@ -109,7 +145,7 @@ public final class SwagFlinkOptions implements Serializable {
     if (parallelism == 0 || parallelism < -1) {
       throw new SwagException(Kind.INVALID_QUERY, "parallelism: " + parallelism + " (must be >= 1, or -1 for the default)");
     }
-    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError, keyLayout);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError, keyLayout, firing);
   }
 
   /**
@@ -125,7 +161,7 @@ public final class SwagFlinkOptions implements Serializable {
     if (keys < 1) {
       throw new SwagException(Kind.INVALID_QUERY, "cache_max_keys: " + keys + " (must be >= 1)");
     }
-    return new SwagFlinkOptions(operatorName, uid, parallelism, keys, onError, keyLayout);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, keys, onError, keyLayout, firing);
   }
 
   /**
@@ -136,7 +172,7 @@ public final class SwagFlinkOptions implements Serializable {
    * @return a copy with that mode
    */
   public SwagFlinkOptions withOnError(String mode) {
-    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, OnError.parse("on_error", mode), keyLayout);
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, OnError.parse("on_error", mode), keyLayout, firing);
   }
 
   /**
@@ -147,7 +183,27 @@ public final class SwagFlinkOptions implements Serializable {
    * @return a copy with that layout
    */
   public SwagFlinkOptions withKeyLayout(String layout) {
-    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError, KeyLayout.parse(layout));
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError, KeyLayout.parse(layout), firing);
+  }
+
+  /**
+   * When the operator emits due windows ({@link Firing}, option {@code firing}): {@code paced} (the
+   * default) or {@code watermark}.
+   *
+   * @param firing {@code paced} or {@code watermark}
+   * @return a copy with that firing
+   */
+  public SwagFlinkOptions withFiring(String firing) {
+    return new SwagFlinkOptions(operatorName, uid, parallelism, cacheMaxKeys, onError, keyLayout, Firing.parse(firing));
+  }
+
+  /**
+   * When the operator emits due windows.
+   *
+   * @return the firing
+   */
+  public Firing firing() {
+    return firing;
   }
 
   /**

@@ -15,6 +15,7 @@ import io.swag.core.plan.QueryGroups;
 import io.swag.core.plan.RowCodec;
 import io.swag.core.plan.StoredWindows;
 import io.swag.core.plan.WindowGroup;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -104,6 +105,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private final int cacheMaxKeys;
   /** Keyed by the value of the one key column ({@link SwagFlinkOptions.KeyLayout#VALUE}), else by a {@code Row}. */
   private final boolean valueKey;
+  /** Due windows fire paced over the records after a watermark ({@link SwagFlinkOptions.Firing#PACED}), else at it. */
+  private final boolean paced;
 
   private transient Layout layout;
   private transient List<WindowGroup> groups;
@@ -126,6 +129,16 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient Object[] rowBuffer;
   /** {@link #scalarSlot(Layout, List, List)} of this operator's plan. */
   private transient int scalarSlot;
+  /** Paced firing: the keys with windows due at {@link #held}, in turn. */
+  private transient ArrayDeque<KeyState> due;
+  /** Paced firing: the watermark not yet emitted, while {@link #due} is not empty; else null. */
+  private transient Watermark held;
+  private transient long heldGeneration; // one per held watermark: a deadline for an older one does nothing
+  private transient long pace; // ms of event time per step
+  private transient long recordsSinceMark;
+  private transient int recordsSinceStep;
+  private transient long lastMarkNanos;
+  private transient boolean advancing; // the timers fire for the held watermark: it goes out after them
   /** Where the key, time and value columns are in the input's rows, when {@link #scalarSlot} is set; else null. */
   private transient PackedRecord.Columns packedColumns;
   private transient StreamRecord<Row> reuse;
@@ -156,6 +169,10 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     final CountWindow.Output[] countOuts;
     long timer = Long.MAX_VALUE;
     boolean dirty;
+    /** In {@link #due}: windows up to the held watermark wait to fire. */
+    boolean queued;
+    /** While queued: every window with a fire watermark up to this one has fired. */
+    long firedTo;
 
     /** A key with no state. */
     KeyState(Object key) {
@@ -254,6 +271,13 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
 
   SwagWindowOperator(String planJson, String[] fieldNames, OutputTag<Row> lateTag, OutputTag<Row> rejectedTag,
       int cacheMaxKeys, OnError onError, boolean valueKey) {
+    this(planJson, fieldNames, lateTag, rejectedTag, cacheMaxKeys, onError, valueKey, true);
+  }
+
+  /** {@code paced}: fire due windows paced over the records after each watermark ({@link #fireStep}), else at it. */
+  SwagWindowOperator(String planJson, String[] fieldNames, OutputTag<Row> lateTag, OutputTag<Row> rejectedTag,
+      int cacheMaxKeys, OnError onError, boolean valueKey, boolean paced) {
+    this.paced = paced;
     if (cacheMaxKeys < 1) {
       throw new SwagException(Kind.INVALID_QUERY, "cache_max_keys: " + cacheMaxKeys + " (must be >= 1)");
     }
@@ -355,6 +379,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     super.open();
     setUpPlan();
     timers = getInternalTimerService("swag-timers", VoidNamespaceSerializer.INSTANCE, this);
+    due = new ArrayDeque<>();
+    lastMarkNanos = System.nanoTime();
     recordsIn = getMetricGroup().counter("swagRecordsIn");
     lateRecords = getMetricGroup().counter("swagLateRecords");
     rejectedRecords = getMetricGroup().counter("swagRejectedRecords");
@@ -392,8 +418,143 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
 
   @Override
   public void processWatermark(Watermark mark) throws Exception {
-    super.processWatermark(mark);
+    if (paced) {
+      paceWatermark(mark);
+    } else {
+      super.processWatermark(mark);
+    }
     publishGauges(false);
+  }
+
+  // ---- paced firing ----
+  // A key whose timer fires joins `due` instead of firing, and the watermark is held back (`held`)
+  // until every due key has fired up to it. Every PACE_RECORDS records one due key, in turn, fires its
+  // windows up to `pace` ms of event time further, a step sized so that the queue empties within about
+  // 1 / PACE_MARGIN of the records of the last watermark interval. The firing then overlaps the
+  // upstream tasks' work, instead of stopping them for one long burst per watermark (Flink's network
+  // buffers hold a few milliseconds of records). A record of a due key inserts at the key's fired
+  // watermark (`firedTo`), as if its windows had fired, unless its time is at or before the watermark
+  // (its windows may be due): the key fires first. A checkpoint barrier, the next watermark, the end of
+  // the input, the key leaving the cache, or one watermark interval of processing time without the
+  // queue emptying fire what is due at once. Results are the same rows as at the watermark; each comes
+  // out within one watermark interval after it, and before the watermark that passes its window.
+
+  /** Records between two steps of the paced firing. */
+  static final int PACE_RECORDS = 256;
+  private static final double PACE_MARGIN = 1.25;
+
+  private void paceWatermark(Watermark mark) throws Exception {
+    fireDue();
+    long records = Math.max(1, recordsSinceMark);
+    recordsSinceMark = 0;
+    long now = System.nanoTime();
+    long intervalNanos = now - lastMarkNanos;
+    lastMarkNanos = now;
+    long from = timers.currentWatermark();
+    held = mark; // the target of a due key that leaves the cache while the timers fire (fireKey)
+    advancing = true;
+    try {
+      timeServiceManager.advanceWatermark(mark); // the due keys join the queue (onEventTime)
+    } finally {
+      advancing = false;
+    }
+    if (due.isEmpty()) {
+      emitHeld();
+      return;
+    }
+    if (from == Long.MIN_VALUE || mark.getTimestamp() == Long.MAX_VALUE) {
+      fireDue(); // the first watermark, or the last: no interval to pace over
+      return;
+    }
+    double step = ((double) mark.getTimestamp() - from) * due.size() * PACE_RECORDS / records * PACE_MARGIN;
+    pace = step >= Long.MAX_VALUE / 4.0 ? Long.MAX_VALUE / 4 : Math.max(1, (long) step);
+    recordsSinceStep = 0;
+    long generation = ++heldGeneration;
+    long delayMs = Math.max(10, Math.min(intervalNanos / 1_000_000, 60_000));
+    getProcessingTimeService().registerTimer(getProcessingTimeService().getCurrentProcessingTime() + delayMs,
+        ts -> {
+          if (heldGeneration == generation && held != null) {
+            fireDue(); // the records stopped before the queue emptied
+          }
+        });
+  }
+
+  /** Fires every due window at once and emits the held watermark. */
+  private void fireDue() throws Exception {
+    while (!due.isEmpty()) {
+      fireStep(Long.MAX_VALUE);
+    }
+  }
+
+  /**
+   * One step of the paced firing: the queue's first key fires its windows up to {@code step} ms of
+   * event time past {@link KeyState#firedTo} (at most to the held watermark), then goes to the end of
+   * the queue, or leaves it having fired all its due windows. The held watermark goes out when the
+   * queue is empty.
+   */
+  private void fireStep(long step) throws Exception {
+    KeyState s = due.poll();
+    long target = held.getTimestamp();
+    long to = s.firedTo + step;
+    if (to < s.firedTo || to >= target) {
+      to = target; // (an overflow, or past the watermark)
+    }
+    for (int g = 0; g < s.time.length; g++) {
+      s.time[g].windows().fire(to, s.outs[g]);
+    }
+    s.firedTo = to;
+    if (to == target) {
+      s.queued = false;
+      Object current = getCurrentKey();
+      setCurrentKey(s.key);
+      afterFire(s);
+      if (current != null) {
+        setCurrentKey(current);
+      }
+    } else {
+      due.add(s);
+    }
+    if (due.isEmpty()) {
+      emitHeld();
+    }
+  }
+
+  /** Fires every due window of queued key {@code s}, whose key is the current key, and takes it off the queue. */
+  private void fireKey(KeyState s) throws Exception {
+    due.remove(s);
+    long target = held.getTimestamp();
+    for (int g = 0; g < s.time.length; g++) {
+      s.time[g].windows().fire(target, s.outs[g]);
+    }
+    s.firedTo = target;
+    s.queued = false;
+    afterFire(s);
+    if (due.isEmpty() && !advancing) {
+      emitHeld();
+    }
+  }
+
+  private void emitHeld() {
+    Watermark w = held;
+    held = null;
+    heldGeneration++;
+    output.emitWatermark(w);
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    if (paced && due != null) {
+      fireDue(); // a checkpoint holds no due window: the timers that made them due have fired
+    }
+    super.prepareSnapshotPreBarrier(checkpointId);
+  }
+
+  @Override
+  public void finish() throws Exception {
+    if (paced && due != null) {
+      fireDue();
+    }
+    super.finish();
   }
 
   /** The read-back of what this operator runs, per group from an aggregator made as each key's is. */
@@ -412,7 +573,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     return new ExecutedPlan(r, Map.of("name", "flink", "operator", "datastream", "state",
         sliced ? "slices" : "rows", "cache_max_keys", cacheMaxKeys,
-        "key_layout", valueKey ? "value" : "row"));
+        "key_layout", valueKey ? "value" : "row", "firing", paced ? "paced" : "watermark"));
   }
 
   /** Publishes the executed plan once: gauge, accumulator (one entry per subtask), INFO log line. */
@@ -435,7 +596,16 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
 
   @Override
   public void processElement(StreamRecord<Object> record) throws Exception {
+    processRecord(record);
+    if (held != null && ++recordsSinceStep >= PACE_RECORDS) {
+      recordsSinceStep = 0;
+      fireStep(pace);
+    }
+  }
+
+  private void processRecord(StreamRecord<Object> record) throws Exception {
     recordsIn.inc();
+    recordsSinceMark++;
     if (record.getValue() instanceof PackedRecord p && p.packed() && scalarSlot >= 0) {
       checkTimestamp(record);
       if (insertValue(record, p.time, p.value)) {
@@ -469,6 +639,17 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     if (s == null) {
       s = load(key);
     }
+    long keyWm = wm;
+    if (s != null && s.queued) {
+      if (t <= wm) {
+        fireKey(s); // its due windows may hold t: they fire first, as at the watermark
+        if (states.get(key) != s) {
+          s = null; // nothing left in its windows: its state went with the firing
+        }
+      } else {
+        keyWm = s.firedTo; // t is in no due window
+      }
+    }
     boolean created = s == null;
     if (created) {
       s = new KeyState(key);
@@ -476,7 +657,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     try {
       queryGroups.check(row, t, accepted, first);
       if (first >= 0) {
-        s.time[first].insert(t, row, wm, s.outs[first]); // checks its values before changing anything
+        s.time[first].insert(t, row, keyWm, s.outs[first]); // checks its values before changing anything
       }
     } catch (IllegalArgumentException e) {
       reject(element, e.getMessage());
@@ -487,7 +668,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     for (int g = first + 1; g < accepted.length; g++) {
       if (accepted[g]) {
-        s.time[g].insert(t, row, wm, s.outs[g]);
+        s.time[g].insert(t, row, keyWm, s.outs[g]);
       }
     }
     insertTime = t;
@@ -541,11 +722,11 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     int first = queryGroups.accept(t, wm, accepted, acceptMemo);
     if (!queryGroups.late(first)) {
       KeyState s = states.get(getCurrentKey());
-      if (s == null) {
+      if (s == null || (s.queued && t <= wm)) {
         return false;
       }
       try {
-        s.time[first].insertDouble(t, value, wm, s.outs[first]);
+        s.time[first].insertDouble(t, value, s.queued ? s.firedTo : wm, s.outs[first]);
       } catch (IllegalArgumentException e) {
         reject(asRow(element), e.getMessage());
         return true;
@@ -642,10 +823,27 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     if (s == null) {
       return;
     }
+    if (paced) {
+      if (!s.queued) {
+        s.queued = true;
+        s.firedTo = timer.getTimestamp() - 1; // the key's earliest timer: nothing before it is due
+        due.add(s);
+      }
+      return;
+    }
     long wm = timers.currentWatermark();
     for (int g = 0; g < s.time.length; g++) {
       s.time[g].windows().fire(wm, s.outs[g]);
     }
+    afterFire(s);
+  }
+
+  /**
+   * After a key fired every window due at the watermark: drops it (cache and state) if nothing is left
+   * in its windows, else marks it dirty and schedules its next timer. The current key must be its key.
+   */
+  private void afterFire(KeyState s) throws Exception {
+    Object key = s.key;
     s.timer = Long.MAX_VALUE;
     if (s.idle()) {
       states.remove(key);
@@ -750,6 +948,10 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     while (states.size() > cacheMaxKeys) {
       KeyState old = it.next();
       it.remove();
+      if (old.queued) {
+        getKeyedStateBackend().setCurrentKey(old.key);
+        fireKey(old); // its due windows fire before it leaves (states.remove in afterFire: already out)
+      }
       if (old.dirty) {
         old.dirty = false;
         getKeyedStateBackend().setCurrentKey(old.key);

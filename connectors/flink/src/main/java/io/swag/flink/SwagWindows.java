@@ -193,7 +193,7 @@ public final class SwagWindows {
           : input.keyBy(new KeyExtractor(layout.keyIdx, names), keyType(rt, layout.keyIdx));
     }
     SwagWindowOperator op = new SwagWindowOperator(plan.toJson(), names, lateTag(rt), rejectedTag(rt),
-        options.cacheMaxKeys(), options.onError(), nullKey != null);
+        options.cacheMaxKeys(), options.onError(), nullKey != null, options.firing() == SwagFlinkOptions.Firing.PACED);
     @SuppressWarnings({"unchecked", "rawtypes"}) // the operator takes rows and packed records alike
     SingleOutputStreamOperator<Row> out = ((KeyedStream<Object, Object>) (KeyedStream) keyed)
         .transform(options.operatorName(), outputType(spec, rt), op);

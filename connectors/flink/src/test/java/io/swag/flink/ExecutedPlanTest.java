@@ -103,7 +103,8 @@ class ExecutedPlanTest {
       ExecutedPlan executed = ExecutedPlan.fromJson(json);
       explained.assertExecutedWithStoredSlices(executed);
       assertEquals(Map.of("name", "flink", "operator", "datastream", "state", stored ? "slices" : "rows",
-          "cache_max_keys", (long) SwagFlinkOptions.DEFAULT_CACHE_MAX_KEYS, "key_layout", "value"), executed.engine());
+          "cache_max_keys", (long) SwagFlinkOptions.DEFAULT_CACHE_MAX_KEYS, "key_layout", "value", "firing", "paced"),
+          executed.engine());
     }
   }
 
