@@ -61,9 +61,10 @@ public final class SwagFlinkOptions implements Serializable {
      * Paced over the records that follow the watermark, so that the firing overlaps the upstream
      * tasks' work instead of stopping them (their network buffers hold a few milliseconds of
      * records) for one burst per watermark; the watermark goes on once they have fired. Each row
-     * comes out within one watermark interval after the watermark that made it due (earlier when a
-     * checkpoint, the next watermark or the end of the input comes first), before the watermark that
-     * passes its window. The same rows as {@link #WATERMARK}. The default.
+     * comes out by a deadline of the last watermark interval's processing time (10 ms to 60 s) after
+     * the watermark that made it due (earlier when a checkpoint, the next watermark, the end of the
+     * input or an idle input comes first), before the watermark that passes its window. The same
+     * rows as {@link #WATERMARK}, in the same order per key. The default.
      */
     PACED,
     /** All at the watermark, before it goes on: the lowest latency, a burst per watermark. */

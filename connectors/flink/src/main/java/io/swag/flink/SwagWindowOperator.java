@@ -44,6 +44,7 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.OutputTag;
 import org.slf4j.Logger;
@@ -133,7 +134,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient ArrayDeque<KeyState> due;
   /** Paced firing: the watermark not yet emitted, while {@link #due} is not empty; else null. */
   private transient Watermark held;
-  private transient long heldGeneration; // one per held watermark: a deadline for an older one does nothing
+  private transient long deadline; // processing time (ms) at which the held watermark's due windows all fire
+  private transient boolean deadlineArmed; // a processing-time timer will call onDeadline
   private transient long pace; // ms of event time per step
   private transient long recordsSinceMark;
   private transient int recordsSinceStep;
@@ -167,7 +169,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     final KeyWindows.WindowOutput[] outs;
     final CountWindow[] count;
     final CountWindow.Output[] countOuts;
-    long timer = Long.MAX_VALUE;
+    long timer = Long.MAX_VALUE; // the earliest timer registered (while queued: the one that fired)
     boolean dirty;
     /** In {@link #due}: windows up to the held watermark wait to fire. */
     boolean queued;
@@ -435,13 +437,19 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   // buffers hold a few milliseconds of records). A record of a due key inserts at the key's fired
   // watermark (`firedTo`), as if its windows had fired, unless its time is at or before the watermark
   // (its windows may be due): the key fires first. A checkpoint barrier, the next watermark, the end of
-  // the input, the key leaving the cache, or one watermark interval of processing time without the
-  // queue emptying fire what is due at once. Results are the same rows as at the watermark; each comes
-  // out within one watermark interval after it, and before the watermark that passes its window.
+  // the input, the input going idle, the key leaving the cache, or a deadline (the last watermark
+  // interval's processing time, 10 ms to 60 s) fire what is due at once. Results are the same rows as
+  // at the watermark, in the same order per key; each comes out by the deadline, and before the
+  // watermark that passes its window. A key is taken off the queue by a scan (fireKey): a record at or
+  // behind the watermark, or the key leaving the cache, which takes the least recently used key, near
+  // the queue's head.
 
   /** Records between two steps of the paced firing. */
   static final int PACE_RECORDS = 256;
   private static final double PACE_MARGIN = 1.25;
+  /** Bounds of the deadline: the last watermark interval's processing time, within these. */
+  static final long MIN_DEADLINE_MS = 10;
+  static final long MAX_DEADLINE_MS = 60_000;
 
   private void paceWatermark(Watermark mark) throws Exception {
     fireDue();
@@ -469,14 +477,38 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     double step = ((double) mark.getTimestamp() - from) * due.size() * PACE_RECORDS / records * PACE_MARGIN;
     pace = step >= Long.MAX_VALUE / 4.0 ? Long.MAX_VALUE / 4 : Math.max(1, (long) step);
     recordsSinceStep = 0;
-    long generation = ++heldGeneration;
-    long delayMs = Math.max(10, Math.min(intervalNanos / 1_000_000, 60_000));
-    getProcessingTimeService().registerTimer(getProcessingTimeService().getCurrentProcessingTime() + delayMs,
-        ts -> {
-          if (heldGeneration == generation && held != null) {
-            fireDue(); // the records stopped before the queue emptied
-          }
-        });
+    long delayMs = Math.max(MIN_DEADLINE_MS, Math.min(intervalNanos / 1_000_000, MAX_DEADLINE_MS));
+    deadline = getProcessingTimeService().getCurrentProcessingTime() + delayMs;
+    if (!deadlineArmed) {
+      deadlineArmed = true;
+      getProcessingTimeService().registerTimer(deadline, this::onDeadline);
+    }
+  }
+
+  /** The processing-time deadline of the held watermark: fires what is due if it is still held (re-armed for a later one). */
+  private void onDeadline(long now) throws Exception {
+    deadlineArmed = false;
+    if (held == null) {
+      return;
+    }
+    if (now >= deadline) {
+      fireDue(); // the records stopped, or slowed, before the queue emptied
+    } else {
+      deadlineArmed = true;
+      getProcessingTimeService().registerTimer(deadline, this::onDeadline);
+    }
+  }
+
+  /**
+   * An input going idle lets the tasks downstream move past this one's watermark (an idle channel
+   * holds no one back), and an idle output drops watermarks: the held one, and its rows, go first.
+   */
+  @Override
+  public void processWatermarkStatus(WatermarkStatus status) throws Exception {
+    if (paced && status.isIdle() && due != null) {
+      fireDue();
+    }
+    super.processWatermarkStatus(status);
   }
 
   /** Fires every due window at once and emits the held watermark. */
@@ -537,7 +569,6 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private void emitHeld() {
     Watermark w = held;
     held = null;
-    heldGeneration++;
     output.emitWatermark(w);
   }
 
@@ -825,6 +856,17 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     if (paced) {
       if (!s.queued) {
+        long next = Long.MAX_VALUE;
+        for (StoredWindows k : s.time) {
+          next = Math.min(next, k.windows().nextTimer());
+        }
+        if (next > held.getTimestamp()) { // a timer left from before an earlier one: nothing is due
+          for (int g = 0; g < s.time.length; g++) {
+            s.time[g].windows().fire(held.getTimestamp(), s.outs[g]); // fires nothing, evicts as at the watermark
+          }
+          afterFire(s);
+          return;
+        }
         s.queued = true;
         s.firedTo = timer.getTimestamp() - 1; // the key's earliest timer: nothing before it is due
         due.add(s);

@@ -102,6 +102,7 @@ class KeySavepointTest {
       try (var before = harness(layout)) {
         before.open();
         first = feed(before, in, 0, half, wm);
+        before.prepareSnapshotPreBarrier(1); // as Flink does before each snapshot
         snapshot = before.snapshot(1, 1);
       }
       List<String> second;

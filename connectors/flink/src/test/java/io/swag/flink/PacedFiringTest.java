@@ -36,10 +36,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  * rejected records of firing at the watermark, per key and window in emission order: one scalar
  * function (records by time and value alone), a generic product, two window groups, in order and out
  * of order, with and without allowed lateness, with a two-key cache (due keys leave it while their
- * windows wait). Downstream, without lateness, no row arrives behind the watermark: the watermark
- * waits for the paced rows. In the operator alone: rows due at a watermark come out with the records that
- * follow it, the watermark after the last of them; without more records, at the processing-time
- * deadline; a checkpoint barrier fires them all first.
+ * windows wait), as rows or as packed records, with a watermark every 1,500 records (so that steps
+ * run between watermarks). Downstream, without lateness, no row arrives behind the watermark: the
+ * watermark waits for the paced rows. In the operator alone: rows due at a watermark come out with the
+ * records that follow it, the watermark after the last of them; without more records, at the
+ * processing-time deadline; a checkpoint barrier or an idle input fires them all first.
  */
 @SuppressWarnings("try") // the harness's close() is declared to throw InterruptedException
 class PacedFiringTest {
@@ -49,7 +50,7 @@ class PacedFiringTest {
   static QuerySpec query(String shape, long lateness) {
     QuerySpec.Builder b = QuerySpec.builder().key("k").time("ts").latenessMs(lateness);
     return switch (shape) {
-      case "scalar" -> b.window(WindowSpec.time(600, 100).name("w").aggregate("x", "max", "v")).build();
+      case "scalar", "packed" -> b.window(WindowSpec.time(600, 100).name("w").aggregate("x", "max", "v")).build();
       case "product" -> b.window(WindowSpec.time(600, 100).name("w").aggregate("f", "first", "v")
           .aggregate("n", "count", null)).build();
       default -> b.window(WindowSpec.time(600, 100).name("w").aggregate("l", "last", "v"))
@@ -59,26 +60,37 @@ class PacedFiringTest {
 
   @ParameterizedTest(name = "seed {0}, {1}, disorder {2}, lateness {3}, cache {4}")
   @CsvSource({"31, scalar, 0, 0, 100000", "32, scalar, 150, 400, 2", "33, product, 150, 0, 100000",
-      "34, product, 150, 400, 2", "35, groups, 0, 0, 2", "36, groups, 150, 400, 100000"})
+      "34, product, 150, 400, 2", "35, groups, 0, 0, 2", "36, groups, 150, 400, 100000",
+      "37, packed, 0, 0, 100000", "38, packed, 150, 400, 2"})
   void pacedRowsEqualRowsAtTheWatermark(long seed, String shape, int disorder, long lateness, int cacheKeys)
       throws Exception {
-    List<Row> in = TestStreams.generate(seed, 6000, 5, 6, disorder, 200);
+    List<Row> generated = TestStreams.generate(seed, 12_000, 5, 6, disorder, 200);
+    List<Row> in = new ArrayList<>(); // a watermark every 1,500 rows: about 750 records per subtask between two
+    for (int i = 0; i < generated.size(); i++) {
+      Row r = generated.get(i);
+      in.add(Row.of(r.getField(0), r.getField(1), r.getField(2), r.getField(3), generated.get(i - i % 1500).getField(4)));
+    }
     QuerySpec q = query(shape, lateness);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
     env.getConfig().enableObjectReuse();
-    DataStream<Row> source = env.fromData(in, TestStreams.TYPE).setParallelism(1)
+    DataStream<Row> marked = env.fromData(in, TestStreams.TYPE).setParallelism(1)
         .assignTimestampsAndWatermarks(TestStreams.watermarks()).setParallelism(1);
+    org.apache.flink.api.java.typeutils.RowTypeInfo type = shape.equals("packed") ? PackedRecordTest.PACKABLE : TestStreams.TYPE;
+    DataStream<Row> source = !shape.equals("packed") ? marked
+        : marked.map(r -> Row.of(Long.parseLong(((String) r.getField(0)).substring(1)), r.getField(1), r.getField(2)), type)
+            .setParallelism(1);
     String run = "paced-" + seed + "-" + shape + "-" + disorder + "-" + lateness + "-" + cacheKeys;
     for (String firing : new String[] {"paced", "watermark"}) {
       SwagFlinkOptions options = SwagFlinkOptions.defaults().withCacheMaxKeys(cacheKeys).withFiring(firing);
       SingleOutputStreamOperator<Row> swag = SwagWindows.aggregate(source, q, options);
       swag.map(Row::copy, swag.getType()).sinkTo(new StaticSink<>(run + firing));
       swag.process(new BehindWatermark(), Types.STRING).sinkTo(new StaticSink<>(run + firing + "-behind"));
-      swag.getSideOutput(SwagWindows.lateTag(TestStreams.type())).map(r -> (Long) r.getField(3), Types.LONG)
+      assertEquals(shape.equals("packed"), swag.getTransformation().getInputs().get(0).getOutputType()
+          instanceof PackedRecordType, "packed records");
+      swag.getSideOutput(SwagWindows.lateTag(type)).map(Row::toString, Types.STRING)
           .sinkTo(new StaticSink<>(run + firing + "-late"));
-      swag.getSideOutput(SwagWindows.rejectedTag(TestStreams.type()))
-          .map(r -> r.getField(0) + " " + ((Row) r.getField(1)).getField(3), Types.STRING)
+      swag.getSideOutput(SwagWindows.rejectedTag(type)).map(Row::toString, Types.STRING)
           .sinkTo(new StaticSink<>(run + firing + "-rejected"));
     }
     env.execute("swag paced firing " + run);
@@ -89,7 +101,7 @@ class PacedFiringTest {
     assertEquals(sorted(StaticSink.get(run + "watermark-late")), sorted(StaticSink.get(run + "paced-late")), "late");
     assertEquals(sorted(StaticSink.get(run + "watermark-rejected")), sorted(StaticSink.get(run + "paced-rejected")),
         "rejected");
-    assertFalse(StaticSink.<Long>get(run + "paced-late").isEmpty(), "the input should have late records");
+    assertFalse(StaticSink.<String>get(run + "paced-late").isEmpty(), "the input should have late records");
     for (String firing : new String[] {"paced", "watermark"}) {
       List<String> behind = StaticSink.get(run + firing + "-behind");
       if (lateness == 0) { // (with lateness a late record can also open a window, behind the watermark)
@@ -213,6 +225,26 @@ class PacedFiringTest {
       assertEquals(want.size(), rows.size(), "no other rows");
       assertTrue(out.subList(mark, out.size()).stream().noneMatch(s -> s.startsWith("row")),
           "no row after the watermark: nothing is due past it yet");
+    }
+  }
+
+  @Test
+  void anIdleInputFiresTheDueRowsAndTheWatermarkBeforeTheStatus() throws Exception {
+    try (var h = harness(true)) {
+      feed(h, 0, 10_000);
+      h.processWatermark(new Watermark(1_000));
+      feed(h, 10_000, 20_000);
+      h.processWatermark(new Watermark(15_000));
+      int held = output(h).size();
+      h.processWatermarkStatus(org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus.IDLE);
+      List<String> out = new ArrayList<>();
+      for (Object o : h.getOutput()) {
+        out.add(o instanceof Watermark w ? "watermark " + w.getTimestamp()
+            : o instanceof org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus st ? "status " + st
+            : "row");
+      }
+      assertTrue(out.size() > held + 100, "the due rows before the status");
+      assertEquals(List.of("watermark 15000", "status WatermarkStatus(IDLE)"), out.subList(out.size() - 2, out.size()));
     }
   }
 

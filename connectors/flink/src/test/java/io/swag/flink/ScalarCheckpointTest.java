@@ -70,8 +70,10 @@ class ScalarCheckpointTest {
     try (var h = harness(lateness)) {
       h.open();
       KeySavepointTest.feed(h, in, 0, a, wm);
+      h.prepareSnapshotPreBarrier(1); // as Flink does before each snapshot
       h.snapshot(1, 1); // writes every key seen so far: the records after it are of cached keys
       before = recordsOnly(h, in, a, b); // the harness's output so far, from the first record
+      h.prepareSnapshotPreBarrier(2);
       second = h.snapshot(2, 2);
     }
     List<String> after;
