@@ -138,7 +138,7 @@ def aggregate(stream: Any, query: Any, *, late: bool = False, rejected: bool = F
     one key column of a basic type is keyed by the column's value) or ``"row"`` (every query by a Row
     of its key columns); a savepoint restores only with the layout it was taken with. ``firing``: when
     the windows a watermark makes due come out: ``"paced"`` (default: over the records that follow the
-    watermark, within one watermark interval, and before the watermark goes on; the firing then
+    watermark, by a deadline of about one watermark interval, before the watermark goes on; the firing then
     overlaps the upstream tasks instead of stopping them) or ``"watermark"`` (all at the watermark).
     """
     from pyflink.datastream import DataStream
