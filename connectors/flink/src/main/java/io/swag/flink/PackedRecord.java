@@ -46,6 +46,11 @@ public final class PackedRecord {
       this.time = time;
       this.value = value;
     }
+
+    /** The columns of {@code layout}'s one key, its time and the value at used-row slot {@code valueSlot}. */
+    static Columns of(Layout layout, int valueSlot) {
+      return new Columns(layout.keyIdx[0], layout.timeIdx, layout.usedIdx[valueSlot]);
+    }
   }
 
   /** The input row: the row itself, or for a packed record the positional row it was packed from. */

@@ -176,6 +176,11 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     /** While queued: every window with a fire watermark up to this one has fired. */
     long firedTo;
 
+    /** The watermark a record after {@code wm} inserts at: the key's fired one while queued (its windows wait). */
+    long insertWatermark(long wm) {
+      return queued ? firedTo : wm;
+    }
+
     /** A key with no state. */
     KeyState(Object key) {
       this(key, null);
@@ -323,7 +328,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     rowBuffer = lifted ? new Object[layout.used.size()] : null;
     scalarSlot = scalarSlot(layout, groups, countGroups);
-    packedColumns = scalarSlot >= 0 ? new PackedRecord.Columns(layout.keyIdx[0], layout.timeIdx, layout.usedIdx[scalarSlot]) : null;
+    packedColumns = scalarSlot >= 0 ? PackedRecord.Columns.of(layout, scalarSlot) : null;
     reuse = new StreamRecord<>(null);
     timeRows = new Row[groups.size()][];
     for (int g = 0; g < timeRows.length; g++) {
@@ -531,10 +536,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     if (to < s.firedTo || to >= target) {
       to = target; // (an overflow, or past the watermark)
     }
-    for (int g = 0; g < s.time.length; g++) {
-      s.time[g].windows().fire(to, s.outs[g]);
-    }
-    s.firedTo = to;
+    fireTo(s, to);
     if (to == target) {
       s.queued = false;
       Object current = getCurrentKey();
@@ -554,16 +556,20 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   /** Fires every due window of queued key {@code s}, whose key is the current key, and takes it off the queue. */
   private void fireKey(KeyState s) throws Exception {
     due.remove(s);
-    long target = held.getTimestamp();
-    for (int g = 0; g < s.time.length; g++) {
-      s.time[g].windows().fire(target, s.outs[g]);
-    }
-    s.firedTo = target;
+    fireTo(s, held.getTimestamp());
     s.queued = false;
     afterFire(s);
     if (due.isEmpty() && !advancing) {
       emitHeld();
     }
+  }
+
+  /** Fires every window of key {@code s} with a fire watermark up to {@code watermark}, in every group. */
+  private void fireTo(KeyState s, long watermark) throws Exception {
+    for (int g = 0; g < s.time.length; g++) {
+      s.time[g].windows().fire(watermark, s.outs[g]);
+    }
+    s.firedTo = watermark;
   }
 
   private void emitHeld() {
@@ -637,7 +643,9 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private void processRecord(StreamRecord<Object> record) throws Exception {
     recordsIn.inc();
     recordsSinceMark++;
-    if (record.getValue() instanceof PackedRecord p && p.packed() && scalarSlot >= 0) {
+    boolean packed = record.getValue() instanceof PackedRecord p && p.packed() && scalarSlot >= 0;
+    if (packed) {
+      PackedRecord p = (PackedRecord) record.getValue();
       checkTimestamp(record);
       if (insertValue(record, p.time, p.value)) {
         return;
@@ -645,7 +653,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     StreamRecord<Row> element = asRow(record);
     Row in = element.getValue();
-    if (scalarSlot >= 0 && insertScalar(element, in)) {
+    if (!packed && scalarSlot >= 0 && insertScalar(element, in)) { // (a packed record declined: the general path)
       return;
     }
     Object[] row = rowBuffer != null ? layout.values(in, rowBuffer) : layout.values(in);
@@ -670,21 +678,17 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     if (s == null) {
       s = load(key);
     }
-    long keyWm = wm;
-    if (s != null && s.queued) {
-      if (t <= wm) {
-        fireKey(s); // its due windows may hold t: they fire first, as at the watermark
-        if (states.get(key) != s) {
-          s = null; // nothing left in its windows: its state went with the firing
-        }
-      } else {
-        keyWm = s.firedTo; // t is in no due window
+    if (s != null && s.queued && t <= wm) {
+      fireKey(s); // its due windows may hold t: they fire first, as at the watermark
+      if (states.get(key) != s) {
+        s = null; // nothing left in its windows: its state went with the firing
       }
     }
     boolean created = s == null;
     if (created) {
       s = new KeyState(key);
     }
+    long keyWm = s.insertWatermark(wm); // t is in no due window
     try {
       queryGroups.check(row, t, accepted, first);
       if (first >= 0) {
@@ -757,7 +761,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
         return false;
       }
       try {
-        s.time[first].insertDouble(t, value, s.queued ? s.firedTo : wm, s.outs[first]);
+        s.time[first].insertDouble(t, value, s.insertWatermark(wm), s.outs[first]);
       } catch (IllegalArgumentException e) {
         reject(asRow(element), e.getMessage());
         return true;
@@ -835,12 +839,18 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     output.collect(rejectedTag, new StreamRecord<>(Row.of(reason, element.getValue()), element.getTimestamp()));
   }
 
-  /** Registers the key's next timer: its earliest window to fire, or the time its entries expire. */
-  private void schedule(KeyState s) {
+  /** The earliest fire watermark of key {@code s}'s pending windows, or {@code Long.MAX_VALUE}. */
+  private static long nextTimer(KeyState s) {
     long next = Long.MAX_VALUE;
     for (StoredWindows k : s.time) {
       next = Math.min(next, k.windows().nextTimer());
     }
+    return next;
+  }
+
+  /** Registers the key's next timer: its earliest window to fire, or the time its entries expire. */
+  private void schedule(KeyState s) {
+    long next = nextTimer(s);
     if (next != Long.MAX_VALUE && next < s.timer) {
       timers.registerEventTimeTimer(VoidNamespace.INSTANCE, next);
       s.timer = next;
@@ -856,14 +866,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     if (paced) {
       if (!s.queued) {
-        long next = Long.MAX_VALUE;
-        for (StoredWindows k : s.time) {
-          next = Math.min(next, k.windows().nextTimer());
-        }
-        if (next > held.getTimestamp()) { // a timer left from before an earlier one: nothing is due
-          for (int g = 0; g < s.time.length; g++) {
-            s.time[g].windows().fire(held.getTimestamp(), s.outs[g]); // fires nothing, evicts as at the watermark
-          }
+        if (nextTimer(s) > held.getTimestamp()) { // a timer left from before an earlier one: nothing is due
+          fireTo(s, held.getTimestamp()); // fires nothing, evicts as at the watermark
           afterFire(s);
           return;
         }
@@ -873,10 +877,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       }
       return;
     }
-    long wm = timers.currentWatermark();
-    for (int g = 0; g < s.time.length; g++) {
-      s.time[g].windows().fire(wm, s.outs[g]);
-    }
+    fireTo(s, timers.currentWatermark());
     afterFire(s);
   }
 

@@ -221,12 +221,10 @@ public final class SwagWindows {
     if (slot < 0) {
       return null;
     }
-    int key = layout.keyIdx[0];
-    int time = layout.timeIdx;
-    int value = layout.usedIdx[slot];
-    boolean distinct = key != time && key != value && time != value;
-    return distinct && rt.getTypeAt(key).equals(Types.LONG) && rt.getTypeAt(time).equals(Types.LONG)
-        && rt.getTypeAt(value).equals(Types.DOUBLE) ? new PackedRecord.Columns(key, time, value) : null;
+    PackedRecord.Columns c = PackedRecord.Columns.of(layout, slot);
+    boolean distinct = c.key != c.time && c.key != c.value && c.time != c.value;
+    return distinct && rt.getTypeAt(c.key).equals(Types.LONG) && rt.getTypeAt(c.time).equals(Types.LONG)
+        && rt.getTypeAt(c.value).equals(Types.DOUBLE) ? c : null;
   }
 
   private static boolean hasTimeWindows(QuerySpec spec) {
