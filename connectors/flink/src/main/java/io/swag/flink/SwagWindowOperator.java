@@ -78,6 +78,12 @@ import org.slf4j.LoggerFactory;
  * group), timers are Flink's. The watermark is kept in union operator state (restored as the
  * minimum), so a record replayed after a restore is judged late exactly as before the failure.
  *
+ * <p><b>Key context.</b> Flink does not set the current key before each record ({@link #hasKeyContext1}
+ * is false): {@link #processElement} sets it for every record except a {@link PackedRecord} of a
+ * key in the cache, whose insert reads no keyed state and sets the key only to register a timer.
+ * Code that reads keyed state or registers a timer sets the key it works on; none relies on the key
+ * a record, timer or step left behind.
+ *
  * <p>What it runs: at {@code open()} the operator reads back its plan from aggregators made as
  * each key's are ({@link ExecutedPlan}: per group the algorithm built, its arity, slicing and slice
  * width, the range-query windows, and here whether the key's state holds slices) and publishes it
@@ -539,12 +545,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     fireTo(s, to);
     if (to == target) {
       s.queued = false;
-      Object current = getCurrentKey();
       setCurrentKey(s.key);
       afterFire(s);
-      if (current != null) {
-        setCurrentKey(current);
-      }
     } else {
       due.add(s);
     }
@@ -631,29 +633,50 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     return Math.max(w, restoredWatermark);
   }
 
+  /**
+   * False: Flink does not set the key per record; {@link #processElement} does (see the class
+   * comment, "Key context"), and a packed record of a cached key goes in without it.
+   */
+  @Override
+  public boolean hasKeyContext1() {
+    return false;
+  }
+
   @Override
   public void processElement(StreamRecord<Object> record) throws Exception {
-    processRecord(record);
+    if (!(record.getValue() instanceof PackedRecord p && p.packed() && scalarSlot >= 0 && insertPacked(record, p))) {
+      setKeyContextElement1(record);
+      processRecord(record);
+    }
     if (held != null && ++recordsSinceStep >= PACE_RECORDS) {
       recordsSinceStep = 0;
       fireStep(pace);
     }
   }
 
+  /**
+   * A packed record, with no current key set, inserted by {@link #insertValue} when its key is in the
+   * cache. Returns false, having done nothing, for a key to create, load or take the cold path: the
+   * caller sets the key and {@link #processRecord} takes it.
+   */
+  private boolean insertPacked(StreamRecord<Object> record, PackedRecord p) throws Exception {
+    checkTimestamp(record);
+    if (!insertValue(record, p.key, p.time, p.value)) {
+      return false;
+    }
+    recordsIn.inc();
+    recordsSinceMark++;
+    return true;
+  }
+
+  /** A record, its key the current key: a packed record {@link #insertPacked} declined goes to the general path. */
   private void processRecord(StreamRecord<Object> record) throws Exception {
     recordsIn.inc();
     recordsSinceMark++;
     boolean packed = record.getValue() instanceof PackedRecord p && p.packed() && scalarSlot >= 0;
-    if (packed) {
-      PackedRecord p = (PackedRecord) record.getValue();
-      checkTimestamp(record);
-      if (insertValue(record, p.time, p.value)) {
-        return;
-      }
-    }
     StreamRecord<Row> element = asRow(record);
     Row in = element.getValue();
-    if (!packed && scalarSlot >= 0 && insertScalar(element, in)) { // (a packed record declined: the general path)
+    if (!packed && scalarSlot >= 0 && insertScalar(element, in)) {
       return;
     }
     Object[] row = rowBuffer != null ? layout.values(in, rowBuffer) : layout.values(in);
@@ -743,20 +766,21 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       return false;
     }
     checkTimestamp(element);
-    return insertValue(element, time, value);
+    return insertValue(element, getCurrentKey(), time, value);
   }
 
   /**
    * {@link #insertScalar}'s insert of a record's time {@code t} and value (a key in the cache, and
    * late and rejected records sent to their outputs), from a row or a {@link PackedRecord}, whose
    * packing checked what {@link #insertScalar} checks. Returns false, having done nothing, for a key
-   * to create, load or take the cold path.
+   * to create, load or take the cold path. Reads no keyed state: the current key need not be
+   * {@code key} (it is set before a timer is registered).
    */
-  private boolean insertValue(StreamRecord<?> element, long t, double value) throws Exception {
+  private boolean insertValue(StreamRecord<?> element, Object key, long t, double value) throws Exception {
     long wm = watermark();
     int first = queryGroups.accept(t, wm, accepted, acceptMemo);
     if (!queryGroups.late(first)) {
-      KeyState s = states.get(getCurrentKey());
+      KeyState s = states.get(key);
       if (s == null || (s.queued && t <= wm)) {
         return false;
       }
@@ -768,7 +792,11 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       }
       insertTime = t;
       markDirty(s);
-      schedule(s);
+      long next = nextTimer(s);
+      if (next < s.timer) {
+        setCurrentKey(key);
+        register(s, next);
+      }
       return true;
     }
     late(asRow(element));
@@ -851,10 +879,15 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   /** Registers the key's next timer: its earliest window to fire, or the time its entries expire. */
   private void schedule(KeyState s) {
     long next = nextTimer(s);
-    if (next != Long.MAX_VALUE && next < s.timer) {
-      timers.registerEventTimeTimer(VoidNamespace.INSTANCE, next);
-      s.timer = next;
+    if (next < s.timer) {
+      register(s, next);
     }
+  }
+
+  /** Registers key {@code s}'s timer at {@code next} (below its current one); the current key must be its key. */
+  private void register(KeyState s, long next) {
+    timers.registerEventTimeTimer(VoidNamespace.INSTANCE, next);
+    s.timer = next;
   }
 
   @Override

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.swag.core.plan.OnError;
 import io.swag.core.plan.QuerySpec;
 import io.swag.core.plan.WindowSpec;
 import java.io.IOException;
@@ -29,6 +30,13 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.types.RowKind;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.streaming.api.watermark.Watermark;
+import org.apache.flink.streaming.runtime.io.RecordProcessorUtils;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.util.function.ThrowingConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,6 +49,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * order; without lateness the first row of each window equals a plain loop over the input; the
  * serializer and the packing keep every value to the bit and pass every other row through as it is.
  */
+@SuppressWarnings("try") // the harness's close() is declared to throw InterruptedException
 class PackedRecordTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = io.swag.flink.Clusters.miniCluster();
@@ -269,5 +278,65 @@ class PackedRecordTest {
         new Layout(io.swag.core.plan.Planner.plan(QuerySpec.builder().key("k").time("ts")
             .window(WindowSpec.time(600, 100).aggregate("x", "max", "v").aggregate("n", "count", null)).build()),
             List.of("k", "ts", "v")), PACKABLE), "two functions: the general path, no packing");
+  }
+
+  /**
+   * As a Flink task runs the operator ({@link RecordProcessorUtils}: no key set per record, since
+   * {@code hasKeyContext1} is false), a packed record of a cached key that brings its timer earlier
+   * registers that timer under its own key, not under the key of the record before it: its window
+   * fires at the watermark that passes it. Then a record of a new key and one of a key written to
+   * state (a one-key cache) go in under their own keys.
+   */
+  @Test
+  void aPackedRecordWithoutAKeySetRegistersItsTimerUnderItsOwnKey() throws Exception {
+    for (int cacheKeys : new int[] {100, 1}) {
+      QuerySpec q = QuerySpec.builder().key("k").time("ts").order("out_of_order")
+          .window(WindowSpec.time(600, 100).name("w").aggregate("x", "max", "v")).build();
+      String[] names = PACKABLE.getFieldNames();
+      SwagWindowOperator op = new SwagWindowOperator(io.swag.core.plan.Planner.plan(q).toJson(), names,
+          SwagWindows.lateTag(PACKABLE), SwagWindows.rejectedTag(PACKABLE), cacheKeys, OnError.REJECT, true, false);
+      PackedRecord.Key key = new PackedRecord.Key(new SwagWindows.ValueKey(0, names, ""));
+      KeySelector<Object, Object> keys = r -> key.getKey((PackedRecord) r);
+      @SuppressWarnings("unchecked")
+      TypeInformation<Object> keyType = (TypeInformation<Object>) (TypeInformation<?>) Types.LONG;
+      try (var h = new KeyedOneInputStreamOperatorTestHarness<>(op, keys, keyType)) {
+        h.setup(SwagWindows.outputType(q, PACKABLE).createSerializer(new SerializerConfigImpl()));
+        h.open();
+        assertFalse(op.hasKeyContext1(), "Flink sets no key per record");
+        ThrowingConsumer<StreamRecord<Object>, Exception> task = RecordProcessorUtils.getRecordProcessor(op);
+        task.accept(new StreamRecord<>(packed(1, 1000, 5.0), 1000)); // first window to fire: [500, 1100)
+        task.accept(new StreamRecord<>(packed(2, 1000, 1.0), 1000));
+        task.accept(new StreamRecord<>(packed(1, 950, 7.0), 950)); // now [400, 1000), earlier
+        h.processWatermark(new Watermark(999));
+        List<String> rows = new ArrayList<>();
+        for (Object o : h.getOutput()) {
+          if (o instanceof StreamRecord<?> r) {
+            rows.add(r.getValue().toString());
+          }
+        }
+        assertEquals(List.of("+I[1, w, 400, 1000, 7.0]"), rows, "cache " + cacheKeys);
+        task.accept(new StreamRecord<>(packed(3, 1050, 4.0), 1050)); // a new key: [500, 1100)
+        task.accept(new StreamRecord<>(packed(2, 1020, 9.0), 1020));
+        h.getOutput().clear();
+        h.processWatermark(new Watermark(1099));
+        rows.clear();
+        for (Object o : h.getOutput()) {
+          if (o instanceof StreamRecord<?> r) {
+            rows.add(r.getValue().toString());
+          }
+        }
+        rows.sort(null);
+        assertEquals(List.of("+I[1, w, 500, 1100, 7.0]", "+I[2, w, 500, 1100, 9.0]", "+I[3, w, 500, 1100, 4.0]"), rows,
+            "cache " + cacheKeys);
+      }
+    }
+  }
+
+  private static PackedRecord packed(long k, long t, double v) {
+    PackedRecord p = new PackedRecord();
+    p.key = k;
+    p.time = t;
+    p.value = v;
+    return p;
   }
 }
