@@ -72,7 +72,8 @@ import org.slf4j.LoggerFactory;
  * checkpoints grow with the input rate, not the window.
  *
  * <p><b>Heap.</b> The aggregators are a cache over that state: at most {@code cacheMaxKeys} keys
- * (least recently used dropped first, after writing their changes to state); a key not in the cache
+ * (least recently used dropped first, with a second chance for a key a packed record used: see
+ * {@link #cache}; after writing their changes to state); a key not in the cache
  * is rebuilt from its state, with one bulk insert, at its next record or timer. Restore and
  * rescaling therefore load nothing up front: state is ordinary keyed state (redistributed by key
  * group), timers are Flink's. The watermark is kept in union operator state (restored as the
@@ -122,8 +123,11 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   private transient QueryGroups.Memo acceptMemo; // this instance's (queryGroups may be shared)
   /** The time of the record being inserted: the timestamp of the count-window rows it emits. */
   private transient long insertTime;
-  /** The cache of keys on the heap, least recently used first. */
+  /** The cache of keys on the heap, least recently used first (a packed record's look-up leaves the order as it is). */
   private transient LinkedHashMap<Object, KeyState> states;
+  /** The cached keys by their {@code long} value, for packed records ({@link #insertPacked}); null without packing. */
+  private transient LongKeyIndex<KeyState> packedKeys;
+  private transient List<KeyState> passedKeys; // cache(): the keys its eviction passed over
   private transient ArrayList<KeyState> dirty; // cached keys changed since the last checkpoint (KeyState.dirty set)
   private transient InternalTimerService<VoidNamespace> timers;
   private transient EntryStore[] entries; // per time group, the current key's entries
@@ -181,6 +185,11 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     boolean queued;
     /** While queued: every window with a fire watermark up to this one has fired. */
     long firedTo;
+    /**
+     * Used since the cache last passed over it (a packed record's insert, which finds the key in
+     * {@link #packedKeys} and leaves the cache's access order as it is): the eviction's second chance.
+     */
+    boolean used;
 
     /** The watermark a record after {@code wm} inserts at: the key's fired one while queued (its windows wait). */
     long insertWatermark(long wm) {
@@ -334,6 +343,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     rowBuffer = lifted ? new Object[layout.used.size()] : null;
     scalarSlot = scalarSlot(layout, groups, countGroups);
+    packedKeys = valueKey && scalarSlot >= 0 ? new LongKeyIndex<>() : null;
+    passedKeys = new ArrayList<>();
     packedColumns = scalarSlot >= 0 ? PackedRecord.Columns.of(layout, scalarSlot) : null;
     reuse = new StreamRecord<>(null);
     timeRows = new Row[groups.size()][];
@@ -661,7 +672,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
    */
   private boolean insertPacked(StreamRecord<Object> record, PackedRecord p) throws Exception {
     checkTimestamp(record);
-    if (!insertValue(record, p.key, p.time, p.value)) {
+    if (!insertValue(record, packedKeys != null ? packedKeys.get(p.key) : null, p.time, p.value)) {
       return false;
     }
     recordsIn.inc();
@@ -766,21 +777,20 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
       return false;
     }
     checkTimestamp(element);
-    return insertValue(element, getCurrentKey(), time, value);
+    return insertValue(element, states.get(getCurrentKey()), time, value);
   }
 
   /**
    * {@link #insertScalar}'s insert of a record's time {@code t} and value (a key in the cache, and
    * late and rejected records sent to their outputs), from a row or a {@link PackedRecord}, whose
    * packing checked what {@link #insertScalar} checks. Returns false, having done nothing, for a key
-   * to create, load or take the cold path. Reads no keyed state: the current key need not be
-   * {@code key} (it is set before a timer is registered).
+   * to create, load or take the cold path ({@code s} null: not in the cache). Reads no keyed
+   * state: the current key need not be {@code s}'s (it is set before a timer is registered).
    */
-  private boolean insertValue(StreamRecord<?> element, Object key, long t, double value) throws Exception {
+  private boolean insertValue(StreamRecord<?> element, KeyState s, long t, double value) throws Exception {
     long wm = watermark();
     int first = queryGroups.accept(t, wm, accepted, acceptMemo);
     if (!queryGroups.late(first)) {
-      KeyState s = states.get(key);
       if (s == null || (s.queued && t <= wm)) {
         return false;
       }
@@ -791,10 +801,11 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
         return true;
       }
       insertTime = t;
+      s.used = true;
       markDirty(s);
       long next = nextTimer(s);
       if (next < s.timer) {
-        setCurrentKey(key);
+        setCurrentKey(s.key);
         register(s, next);
       }
       return true;
@@ -923,6 +934,7 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     s.timer = Long.MAX_VALUE;
     if (s.idle()) {
       states.remove(key);
+      unindex(s);
       s.dirty = false; // its state is cleared here: nothing to write
       for (EntryStore e : entries) {
         e.clear();
@@ -1013,17 +1025,34 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   /**
    * Puts a key into the cache; past {@code cacheMaxKeys} keys the least recently used ones leave it,
    * each writing its changes to state first (under its own key, then the current key is set back).
+   * "Least recently used": the cache's access order (every look-up but {@link #insertPacked}'s), with a
+   * second chance for a key {@link KeyState#used} since the eviction last passed over it: it goes to
+   * the back with its mark cleared (second-chance, or clock, replacement over the access order).
    */
   private void cache(KeyState s) throws Exception {
     states.put(s.key, s);
+    if (packedKeys != null && s.key instanceof Long k) {
+      packedKeys.put(k, s);
+    }
     if (states.size() <= cacheMaxKeys) {
       return;
     }
     Object current = getCurrentKey();
+    List<KeyState> passed = passedKeys; // used keys passed over, out of the map until the end
     Iterator<KeyState> it = states.values().iterator();
-    while (states.size() > cacheMaxKeys) {
+    while (states.size() + passed.size() > cacheMaxKeys) {
+      if (!it.hasNext()) { // every key left was used: the passed ones again, marks cleared, in their order
+        putBack(passed);
+        it = states.values().iterator();
+      }
       KeyState old = it.next();
       it.remove();
+      if (old.used || old == s) { // (s: the caller's key, never the one to go)
+        old.used = false;
+        passed.add(old);
+        continue;
+      }
+      unindex(old);
       if (old.queued) {
         getKeyedStateBackend().setCurrentKey(old.key);
         fireKey(old); // its due windows fire before it leaves (states.remove in afterFire: already out)
@@ -1034,7 +1063,23 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
         write(old);
       }
     }
+    putBack(passed);
     getKeyedStateBackend().setCurrentKey(current);
+  }
+
+  /** Puts the keys {@link #cache} passed over back into the cache, last in order, and clears the list. */
+  private void putBack(List<KeyState> passed) {
+    for (KeyState k : passed) {
+      states.put(k.key, k);
+    }
+    passed.clear();
+  }
+
+  /** Takes key {@code s}, out of the cache, out of {@link #packedKeys}. */
+  private void unindex(KeyState s) {
+    if (packedKeys != null && s.key instanceof Long k && packedKeys.get(k) == s) {
+      packedKeys.remove(k);
+    }
   }
 
   // ---- checkpoints ----

@@ -285,7 +285,8 @@ class PackedRecordTest {
    * {@code hasKeyContext1} is false), a packed record of a cached key that brings its timer earlier
    * registers that timer under its own key, not under the key of the record before it: its window
    * fires at the watermark that passes it. Then a record of a new key and one of a key written to
-   * state (a one-key cache) go in under their own keys.
+   * state (a one-key cache) go in under their own keys; and a key that went with its last window
+   * comes back as a new key.
    */
   @Test
   void aPackedRecordWithoutAKeySetRegistersItsTimerUnderItsOwnKey() throws Exception {
@@ -328,7 +329,59 @@ class PackedRecordTest {
         rows.sort(null);
         assertEquals(List.of("+I[1, w, 500, 1100, 7.0]", "+I[2, w, 500, 1100, 9.0]", "+I[3, w, 500, 1100, 4.0]"), rows,
             "cache " + cacheKeys);
+        h.processWatermark(new Watermark(5_000)); // every window fires: the keys have nothing left and go
+        task.accept(new StreamRecord<>(packed(1, 6_000, 3.0), 6_000)); // key 1 again, as a new key
+        h.getOutput().clear();
+        h.processWatermark(new Watermark(6_099));
+        rows.clear();
+        for (Object o : h.getOutput()) {
+          if (o instanceof StreamRecord<?> r) {
+            rows.add(r.getValue().toString());
+          }
+        }
+        assertEquals(List.of("+I[1, w, 5500, 6100, 3.0]"), rows, "cache " + cacheKeys + ": a key that went, back");
       }
+    }
+  }
+
+  /**
+   * The cache's second chance: with room for two keys, a key that a packed record used since the
+   * eviction last passed (found by its {@code long} value, which leaves the cache's access order as
+   * it is) stays when a third key comes, and the other one leaves, though it came into the cache
+   * later. With paced firing a key that leaves the cache fires its due windows then: the rows of the
+   * two keys that come out with the third key's record are the unused key's. (The third key's record
+   * updates a fired window, within the lateness: it is loaded into the cache, not taken by the cold
+   * path.)
+   */
+  @Test
+  void aKeyAPackedRecordUsedStaysInTheCacheAndTheOtherLeaves() throws Exception {
+    QuerySpec q = QuerySpec.builder().key("k").time("ts").latenessMs(1000)
+        .window(WindowSpec.time(600, 100).name("w").aggregate("x", "max", "v")).build();
+    String[] names = PACKABLE.getFieldNames();
+    SwagWindowOperator op = new SwagWindowOperator(io.swag.core.plan.Planner.plan(q).toJson(), names,
+        SwagWindows.lateTag(PACKABLE), SwagWindows.rejectedTag(PACKABLE), 2, OnError.REJECT, true, true);
+    PackedRecord.Key key = new PackedRecord.Key(new SwagWindows.ValueKey(0, names, ""));
+    KeySelector<Object, Object> keys = r -> key.getKey((PackedRecord) r);
+    @SuppressWarnings("unchecked")
+    TypeInformation<Object> keyType = (TypeInformation<Object>) (TypeInformation<?>) Types.LONG;
+    try (var h = new KeyedOneInputStreamOperatorTestHarness<>(op, keys, keyType)) {
+      h.setup(SwagWindows.outputType(q, PACKABLE).createSerializer(new SerializerConfigImpl()));
+      h.open();
+      ThrowingConsumer<StreamRecord<Object>, Exception> task = RecordProcessorUtils.getRecordProcessor(op);
+      task.accept(new StreamRecord<>(packed(2, 1000, 6.0), 1000)); // the cache: 2
+      task.accept(new StreamRecord<>(packed(1, 1000, 5.0), 1000)); // the cache: 2, 1
+      h.processWatermark(new Watermark(500)); // the first watermark: fires at once (nothing is due)
+      h.processWatermark(new Watermark(1099)); // [500, 1100) of both keys is due, paced: both wait
+      task.accept(new StreamRecord<>(packed(2, 1150, 7.0), 1150)); // key 2 used, the access order kept
+      h.getOutput().clear();
+      task.accept(new StreamRecord<>(packed(3, 1050, 8.0), 1050)); // a third key: one leaves
+      List<String> rows = new ArrayList<>();
+      for (Object o : h.getOutput()) {
+        if (o instanceof StreamRecord<?> r && !r.getValue().toString().startsWith("+I[3,")) {
+          rows.add(r.getValue().toString());
+        }
+      }
+      assertEquals(List.of("+I[1, w, 500, 1100, 5.0]"), rows, "key 1 left the cache (firing its due window)");
     }
   }
 
