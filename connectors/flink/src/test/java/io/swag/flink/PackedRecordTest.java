@@ -293,53 +293,25 @@ class PackedRecordTest {
     for (int cacheKeys : new int[] {100, 1}) {
       QuerySpec q = QuerySpec.builder().key("k").time("ts").order("out_of_order")
           .window(WindowSpec.time(600, 100).name("w").aggregate("x", "max", "v")).build();
-      String[] names = PACKABLE.getFieldNames();
-      SwagWindowOperator op = new SwagWindowOperator(io.swag.core.plan.Planner.plan(q).toJson(), names,
-          SwagWindows.lateTag(PACKABLE), SwagWindows.rejectedTag(PACKABLE), cacheKeys, OnError.REJECT, true, false);
-      PackedRecord.Key key = new PackedRecord.Key(new SwagWindows.ValueKey(0, names, ""));
-      KeySelector<Object, Object> keys = r -> key.getKey((PackedRecord) r);
-      @SuppressWarnings("unchecked")
-      TypeInformation<Object> keyType = (TypeInformation<Object>) (TypeInformation<?>) Types.LONG;
-      try (var h = new KeyedOneInputStreamOperatorTestHarness<>(op, keys, keyType)) {
-        h.setup(SwagWindows.outputType(q, PACKABLE).createSerializer(new SerializerConfigImpl()));
-        h.open();
-        assertFalse(op.hasKeyContext1(), "Flink sets no key per record");
-        ThrowingConsumer<StreamRecord<Object>, Exception> task = RecordProcessorUtils.getRecordProcessor(op);
-        task.accept(new StreamRecord<>(packed(1, 1000, 5.0), 1000)); // first window to fire: [500, 1100)
-        task.accept(new StreamRecord<>(packed(2, 1000, 1.0), 1000));
-        task.accept(new StreamRecord<>(packed(1, 950, 7.0), 950)); // now [400, 1000), earlier
-        h.processWatermark(new Watermark(999));
-        List<String> rows = new ArrayList<>();
-        for (Object o : h.getOutput()) {
-          if (o instanceof StreamRecord<?> r) {
-            rows.add(r.getValue().toString());
-          }
-        }
-        assertEquals(List.of("+I[1, w, 400, 1000, 7.0]"), rows, "cache " + cacheKeys);
-        task.accept(new StreamRecord<>(packed(3, 1050, 4.0), 1050)); // a new key: [500, 1100)
-        task.accept(new StreamRecord<>(packed(2, 1020, 9.0), 1020));
-        h.getOutput().clear();
-        h.processWatermark(new Watermark(1099));
-        rows.clear();
-        for (Object o : h.getOutput()) {
-          if (o instanceof StreamRecord<?> r) {
-            rows.add(r.getValue().toString());
-          }
-        }
+      try (Task task = new Task(q, cacheKeys, false)) {
+        assertFalse(task.op.hasKeyContext1(), "Flink sets no key per record");
+        task.accept(1, 1000, 5.0); // first window to fire: [500, 1100)
+        task.accept(2, 1000, 1.0);
+        task.accept(1, 950, 7.0); // now [400, 1000), earlier
+        task.harness.processWatermark(new Watermark(999));
+        assertEquals(List.of("+I[1, w, 400, 1000, 7.0]"), task.rows(), "cache " + cacheKeys);
+        task.accept(3, 1050, 4.0); // a new key: [500, 1100)
+        task.accept(2, 1020, 9.0);
+        task.harness.processWatermark(new Watermark(1099));
+        List<String> rows = task.rows();
         rows.sort(null);
         assertEquals(List.of("+I[1, w, 500, 1100, 7.0]", "+I[2, w, 500, 1100, 9.0]", "+I[3, w, 500, 1100, 4.0]"), rows,
             "cache " + cacheKeys);
-        h.processWatermark(new Watermark(5_000)); // every window fires: the keys have nothing left and go
-        task.accept(new StreamRecord<>(packed(1, 6_000, 3.0), 6_000)); // key 1 again, as a new key
-        h.getOutput().clear();
-        h.processWatermark(new Watermark(6_099));
-        rows.clear();
-        for (Object o : h.getOutput()) {
-          if (o instanceof StreamRecord<?> r) {
-            rows.add(r.getValue().toString());
-          }
-        }
-        assertEquals(List.of("+I[1, w, 5500, 6100, 3.0]"), rows, "cache " + cacheKeys + ": a key that went, back");
+        task.harness.processWatermark(new Watermark(5_000)); // every window fires: the keys have nothing left and go
+        task.rows();
+        task.accept(1, 6_000, 3.0); // key 1 again, as a new key
+        task.harness.processWatermark(new Watermark(6_099));
+        assertEquals(List.of("+I[1, w, 5500, 6100, 3.0]"), task.rows(), "cache " + cacheKeys + ": a key that went, back");
       }
     }
   }
@@ -357,31 +329,64 @@ class PackedRecordTest {
   void aKeyAPackedRecordUsedStaysInTheCacheAndTheOtherLeaves() throws Exception {
     QuerySpec q = QuerySpec.builder().key("k").time("ts").latenessMs(1000)
         .window(WindowSpec.time(600, 100).name("w").aggregate("x", "max", "v")).build();
-    String[] names = PACKABLE.getFieldNames();
-    SwagWindowOperator op = new SwagWindowOperator(io.swag.core.plan.Planner.plan(q).toJson(), names,
-        SwagWindows.lateTag(PACKABLE), SwagWindows.rejectedTag(PACKABLE), 2, OnError.REJECT, true, true);
-    PackedRecord.Key key = new PackedRecord.Key(new SwagWindows.ValueKey(0, names, ""));
-    KeySelector<Object, Object> keys = r -> key.getKey((PackedRecord) r);
-    @SuppressWarnings("unchecked")
-    TypeInformation<Object> keyType = (TypeInformation<Object>) (TypeInformation<?>) Types.LONG;
-    try (var h = new KeyedOneInputStreamOperatorTestHarness<>(op, keys, keyType)) {
-      h.setup(SwagWindows.outputType(q, PACKABLE).createSerializer(new SerializerConfigImpl()));
-      h.open();
-      ThrowingConsumer<StreamRecord<Object>, Exception> task = RecordProcessorUtils.getRecordProcessor(op);
-      task.accept(new StreamRecord<>(packed(2, 1000, 6.0), 1000)); // the cache: 2
-      task.accept(new StreamRecord<>(packed(1, 1000, 5.0), 1000)); // the cache: 2, 1
-      h.processWatermark(new Watermark(500)); // the first watermark: fires at once (nothing is due)
-      h.processWatermark(new Watermark(1099)); // [500, 1100) of both keys is due, paced: both wait
-      task.accept(new StreamRecord<>(packed(2, 1150, 7.0), 1150)); // key 2 used, the access order kept
-      h.getOutput().clear();
-      task.accept(new StreamRecord<>(packed(3, 1050, 8.0), 1050)); // a third key: one leaves
+    try (Task task = new Task(q, 2, true)) {
+      task.accept(2, 1000, 6.0); // the cache: 2
+      task.accept(1, 1000, 5.0); // the cache: 2, 1
+      task.harness.processWatermark(new Watermark(500)); // the first watermark: fires at once (nothing is due)
+      task.harness.processWatermark(new Watermark(1099)); // [500, 1100) of both keys is due, paced: both wait
+      task.accept(2, 1150, 7.0); // key 2 used, the access order kept
+      task.rows();
+      task.accept(3, 1050, 8.0); // a third key: one leaves
+      List<String> rows = task.rows();
+      rows.removeIf(r -> r.startsWith("+I[3,"));
+      assertEquals(List.of("+I[1, w, 500, 1100, 5.0]"), rows, "key 1 left the cache (firing its due window)");
+    }
+  }
+
+  /**
+   * The operator of {@code q} over packed rows of {@link #PACKABLE}, in a test harness, fed as a Flink
+   * task feeds it ({@link RecordProcessorUtils}: with no key set per record, since
+   * {@code hasKeyContext1} is false; the harness's own {@code processElement} sets it).
+   */
+  private static final class Task implements AutoCloseable {
+    final SwagWindowOperator op;
+    final KeyedOneInputStreamOperatorTestHarness<Object, Object, Row> harness;
+    private final ThrowingConsumer<StreamRecord<Object>, Exception> processor;
+
+    Task(QuerySpec q, int cacheKeys, boolean paced) throws Exception {
+      String[] names = PACKABLE.getFieldNames();
+      op = new SwagWindowOperator(io.swag.core.plan.Planner.plan(q).toJson(), names, SwagWindows.lateTag(PACKABLE),
+          SwagWindows.rejectedTag(PACKABLE), cacheKeys, OnError.REJECT, true, paced);
+      PackedRecord.Key key = new PackedRecord.Key(new SwagWindows.ValueKey(0, names, ""));
+      KeySelector<Object, Object> keys = r -> key.getKey((PackedRecord) r);
+      @SuppressWarnings("unchecked")
+      TypeInformation<Object> keyType = (TypeInformation<Object>) (TypeInformation<?>) Types.LONG;
+      harness = new KeyedOneInputStreamOperatorTestHarness<>(op, keys, keyType);
+      harness.setup(SwagWindows.outputType(q, PACKABLE).createSerializer(new SerializerConfigImpl()));
+      harness.open();
+      processor = RecordProcessorUtils.getRecordProcessor(op);
+    }
+
+    /** A packed record of key {@code k}, time and timestamp {@code t}, value {@code v}. */
+    void accept(long k, long t, double v) throws Exception {
+      processor.accept(new StreamRecord<>(packed(k, t, v), t));
+    }
+
+    /** The rows out since the last call, as text, in order; the output is cleared. */
+    List<String> rows() {
       List<String> rows = new ArrayList<>();
-      for (Object o : h.getOutput()) {
-        if (o instanceof StreamRecord<?> r && !r.getValue().toString().startsWith("+I[3,")) {
+      for (Object o : harness.getOutput()) {
+        if (o instanceof StreamRecord<?> r) {
           rows.add(r.getValue().toString());
         }
       }
-      assertEquals(List.of("+I[1, w, 500, 1100, 5.0]"), rows, "key 1 left the cache (firing its due window)");
+      harness.getOutput().clear();
+      return rows;
+    }
+
+    @Override
+    public void close() throws Exception {
+      harness.close();
     }
   }
 
