@@ -463,8 +463,8 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
   // interval's processing time, 10 ms to 60 s) fire what is due at once. Results are the same rows as
   // at the watermark, in the same order per key; each comes out by the deadline, and before the
   // watermark that passes its window. A key is taken off the queue by a scan (fireKey): a record at or
-  // behind the watermark, or the key leaving the cache, which takes the least recently used key, near
-  // the queue's head.
+  // behind the watermark, or the key leaving the cache, which takes the least recently used key without
+  // a second chance (cache), near the queue's head.
 
   /** Records between two steps of the paced firing. */
   static final int PACE_RECORDS = 256;
@@ -672,8 +672,12 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
    */
   private boolean insertPacked(StreamRecord<Object> record, PackedRecord p) throws Exception {
     checkTimestamp(record);
-    if (!insertValue(record, packedKeys != null ? packedKeys.get(p.key) : null, p.time, p.value)) {
+    KeyState s = packedKeys != null ? packedKeys.get(p.key) : null;
+    if (!insertValue(record, s, p.time, p.value)) {
       return false;
+    }
+    if (s != null) {
+      s.used = true; // found by its value: the cache's access order did not see it
     }
     recordsIn.inc();
     recordsSinceMark++;
@@ -801,7 +805,6 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
         return true;
       }
       insertTime = t;
-      s.used = true;
       markDirty(s);
       long next = nextTimer(s);
       if (next < s.timer) {
@@ -1039,31 +1042,35 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     }
     Object current = getCurrentKey();
     List<KeyState> passed = passedKeys; // used keys passed over, out of the map until the end
-    Iterator<KeyState> it = states.values().iterator();
-    while (states.size() + passed.size() > cacheMaxKeys) {
-      if (!it.hasNext()) { // every key left was used: the passed ones again, marks cleared, in their order
-        putBack(passed);
-        it = states.values().iterator();
+    try {
+      Iterator<KeyState> it = states.values().iterator();
+      while (states.size() + passed.size() > cacheMaxKeys) {
+        if (!it.hasNext()) { // every key left was used: the passed ones again, marks cleared, in their order
+          putBack(passed);
+          it = states.values().iterator();
+        }
+        KeyState old = it.next();
+        it.remove();
+        if (old.used || old == s) { // (s: the caller's key, never the one to go)
+          old.used = false;
+          passed.add(old);
+          continue;
+        }
+        unindex(old);
+        if (old.queued) {
+          getKeyedStateBackend().setCurrentKey(old.key);
+          fireKey(old); // its due windows fire before it leaves (states.remove in afterFire: already out)
+        }
+        if (old.dirty) {
+          old.dirty = false;
+          getKeyedStateBackend().setCurrentKey(old.key);
+          write(old);
+        }
       }
-      KeyState old = it.next();
-      it.remove();
-      if (old.used || old == s) { // (s: the caller's key, never the one to go)
-        old.used = false;
-        passed.add(old);
-        continue;
-      }
-      unindex(old);
-      if (old.queued) {
-        getKeyedStateBackend().setCurrentKey(old.key);
-        fireKey(old); // its due windows fire before it leaves (states.remove in afterFire: already out)
-      }
-      if (old.dirty) {
-        old.dirty = false;
-        getKeyedStateBackend().setCurrentKey(old.key);
-        write(old);
-      }
+    } finally {
+      putBack(passed); // (also when a firing or write throws: no key is left out of the cache)
     }
-    putBack(passed);
+    states.get(s.key); // the caller's key to the back, behind the keys put back
     getKeyedStateBackend().setCurrentKey(current);
   }
 

@@ -44,9 +44,10 @@ class LongKeyIndexTest {
         index.remove(k);
         expected.remove(k);
       }
-      assertEquals(expected.size(), index.size(), "size after operation " + op);
+      int at = op;
+      assertEquals(expected.size(), index.size(), () -> "size after operation " + at);
       for (long q : keys) {
-        assertSame(expected.get(q), index.get(q), "key " + q + " after operation " + op);
+        assertSame(expected.get(q), index.get(q), () -> "key " + q + " after operation " + at);
       }
     }
     for (long q : keys) {
@@ -86,7 +87,8 @@ class LongKeyIndexTest {
         index.remove(gone);
         expected.remove(gone);
         for (long k : wrapping) {
-          assertEquals(expected.get(k), index.get(k), "rotation " + rotation + ", after removing " + gone + ": key " + k);
+          int r = rotation;
+          assertEquals(expected.get(k), index.get(k), () -> "rotation " + r + ", after removing " + gone + ": key " + k);
         }
       }
     }

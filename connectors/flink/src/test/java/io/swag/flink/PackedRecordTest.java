@@ -319,27 +319,46 @@ class PackedRecordTest {
   /**
    * The cache's second chance: with room for two keys, a key that a packed record used since the
    * eviction last passed (found by its {@code long} value, which leaves the cache's access order as
-   * it is) stays when a third key comes, and the other one leaves, though it came into the cache
-   * later. With paced firing a key that leaves the cache fires its due windows then: the rows of the
-   * two keys that come out with the third key's record are the unused key's. (The third key's record
-   * updates a fired window, within the lateness: it is loaded into the cache, not taken by the cold
-   * path.)
+   * it is) stays when a third key comes, and the other one leaves, though a row (not packed, which
+   * goes through the access order) used it later. With paced firing a key that leaves the cache
+   * fires its due windows then: the rows of the two keys that come out with the third key's record
+   * are the other key's. Then every window fires: both keys' rows, the one that left reloaded from
+   * its state, as written out by hand. (The third key's record updates a fired window, within the
+   * lateness: it is loaded into the cache, not taken by the cold path.)
    */
   @Test
   void aKeyAPackedRecordUsedStaysInTheCacheAndTheOtherLeaves() throws Exception {
     QuerySpec q = QuerySpec.builder().key("k").time("ts").latenessMs(1000)
         .window(WindowSpec.time(600, 100).name("w").aggregate("x", "max", "v")).build();
     try (Task task = new Task(q, 2, true)) {
-      task.accept(2, 1000, 6.0); // the cache: 2
-      task.accept(1, 1000, 5.0); // the cache: 2, 1
+      task.accept(2, 1000, 6.0);
+      task.accept(1, 1000, 5.0);
       task.harness.processWatermark(new Watermark(500)); // the first watermark: fires at once (nothing is due)
       task.harness.processWatermark(new Watermark(1099)); // [500, 1100) of both keys is due, paced: both wait
+      PackedRecord row = new PackedRecord(); // a row the packing did not take: the general path
+      row.row = Row.of(1L, 1150L, 2.0);
+      task.processor.accept(new StreamRecord<>(row, 1150)); // the access order: 2, 1
       task.accept(2, 1150, 7.0); // key 2 used, the access order kept
       task.rows();
       task.accept(3, 1050, 8.0); // a third key: one leaves
       List<String> rows = task.rows();
       rows.removeIf(r -> r.startsWith("+I[3,"));
       assertEquals(List.of("+I[1, w, 500, 1100, 5.0]"), rows, "key 1 left the cache (firing its due window)");
+      task.harness.processWatermark(Watermark.MAX_WATERMARK);
+      rows = task.rows();
+      rows.removeIf(r -> r.startsWith("+I[3,"));
+      rows.sort(null);
+      List<String> want = new ArrayList<>();
+      for (long start = 600; start <= 1000; start += 100) {
+        want.add("+I[1, w, " + start + ", " + (start + 600) + ", 5.0]"); // 5.0 at 1000, 2.0 at 1150
+      }
+      want.add("+I[1, w, 1100, 1700, 2.0]");
+      want.add("+I[2, w, 500, 1100, 6.0]"); // 6.0 at 1000, 7.0 at 1150
+      for (long start = 600; start <= 1100; start += 100) {
+        want.add("+I[2, w, " + start + ", " + (start + 600) + ", 7.0]");
+      }
+      want.sort(null);
+      assertEquals(want, rows, "every window of keys 1 and 2");
     }
   }
 
@@ -351,7 +370,7 @@ class PackedRecordTest {
   private static final class Task implements AutoCloseable {
     final SwagWindowOperator op;
     final KeyedOneInputStreamOperatorTestHarness<Object, Object, Row> harness;
-    private final ThrowingConsumer<StreamRecord<Object>, Exception> processor;
+    final ThrowingConsumer<StreamRecord<Object>, Exception> processor;
 
     Task(QuerySpec q, int cacheKeys, boolean paced) throws Exception {
       String[] names = PACKABLE.getFieldNames();
