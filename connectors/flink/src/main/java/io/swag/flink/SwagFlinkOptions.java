@@ -43,13 +43,7 @@ public final class SwagFlinkOptions implements Serializable {
      * @throws SwagException if the name is neither
      */
     public static KeyLayout parse(String name) {
-      if ("value".equals(name)) {
-        return VALUE;
-      }
-      if ("row".equals(name)) {
-        return ROW;
-      }
-      throw new SwagException(Kind.INVALID_QUERY, "key_layout: expected 'value' or 'row', got '" + name + "'");
+      return parseChoice("key_layout", name, values());
     }
   }
 
@@ -78,14 +72,24 @@ public final class SwagFlinkOptions implements Serializable {
      * @throws SwagException if the name is neither
      */
     public static Firing parse(String name) {
-      if ("paced".equals(name)) {
-        return PACED;
-      }
-      if ("watermark".equals(name)) {
-        return WATERMARK;
-      }
-      throw new SwagException(Kind.INVALID_QUERY, "firing: expected 'paced' or 'watermark', got '" + name + "'");
+      return parseChoice("firing", name, values());
     }
+  }
+
+  /**
+   * The choice of option {@code option} named {@code name}: the constant whose name in lower case it
+   * is. The one check of the enum options' names.
+   */
+  private static <E extends Enum<E>> E parseChoice(String option, String name, E[] choices) {
+    StringBuilder expected = new StringBuilder();
+    for (int i = 0; i < choices.length; i++) {
+      String n = choices[i].name().toLowerCase(java.util.Locale.ROOT);
+      if (n.equals(name)) {
+        return choices[i];
+      }
+      expected.append(i == 0 ? "" : i == choices.length - 1 ? " or " : ", ").append('\'').append(n).append('\'');
+    }
+    throw new SwagException(Kind.INVALID_QUERY, option + ": expected " + expected + ", got '" + name + "'");
   }
 
   /**

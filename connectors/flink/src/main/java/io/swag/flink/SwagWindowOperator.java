@@ -655,9 +655,10 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
 
   @Override
   public void processElement(StreamRecord<Object> record) throws Exception {
-    if (!(record.getValue() instanceof PackedRecord p && p.packed() && scalarSlot >= 0 && insertPacked(record, p))) {
+    boolean packed = record.getValue() instanceof PackedRecord p && p.packed() && scalarSlot >= 0;
+    if (!packed || !insertPacked(record, (PackedRecord) record.getValue())) {
       setKeyContextElement1(record);
-      processRecord(record);
+      processRecord(record, packed);
     }
     if (held != null && ++recordsSinceStep >= PACE_RECORDS) {
       recordsSinceStep = 0;
@@ -684,11 +685,13 @@ public final class SwagWindowOperator extends AbstractStreamOperator<Row>
     return true;
   }
 
-  /** A record, its key the current key: a packed record {@link #insertPacked} declined goes to the general path. */
-  private void processRecord(StreamRecord<Object> record) throws Exception {
+  /**
+   * A record, its key the current key; {@code packed}: a packed record {@link #insertPacked} declined,
+   * which goes to the general path.
+   */
+  private void processRecord(StreamRecord<Object> record, boolean packed) throws Exception {
     recordsIn.inc();
     recordsSinceMark++;
-    boolean packed = record.getValue() instanceof PackedRecord p && p.packed() && scalarSlot >= 0;
     StreamRecord<Row> element = asRow(record);
     Row in = element.getValue();
     if (!packed && scalarSlot >= 0 && insertScalar(element, in)) {

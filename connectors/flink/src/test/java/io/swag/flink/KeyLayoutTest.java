@@ -169,6 +169,12 @@ class KeyLayoutTest {
     assertNull(SwagWindows.nullKey(listKey, new int[] {0}, in), "a list key: a Row key");
     assertEquals(SwagFlinkOptions.KeyLayout.VALUE, SwagFlinkOptions.defaults().keyLayout());
     assertEquals(SwagFlinkOptions.KeyLayout.ROW, SwagFlinkOptions.defaults().withKeyLayout("row").keyLayout());
-    assertThrows(io.swag.core.SwagException.class, () -> SwagFlinkOptions.defaults().withKeyLayout("tuple"));
+    io.swag.core.SwagException e = assertThrows(io.swag.core.SwagException.class,
+        () -> SwagFlinkOptions.defaults().withKeyLayout("tuple"));
+    assertEquals("[SWAG_INVALID_QUERY] key_layout: expected 'value' or 'row', got 'tuple'", e.getMessage());
+    e = assertThrows(io.swag.core.SwagException.class, () -> SwagFlinkOptions.defaults().withFiring("Paced"));
+    assertEquals("[SWAG_INVALID_QUERY] firing: expected 'paced' or 'watermark', got 'Paced'", e.getMessage());
+    assertEquals(SwagFlinkOptions.KeyLayout.ROW, SwagFlinkOptions.KeyLayout.parse("row"));
+    assertEquals(SwagFlinkOptions.Firing.WATERMARK, SwagFlinkOptions.Firing.parse("watermark"));
   }
 }
